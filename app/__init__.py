@@ -1,0 +1,1 @@
+"""Real-time multiplayer UNO server."""

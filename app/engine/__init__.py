@@ -1,0 +1,30 @@
+"""The rules engine: pure, synchronous, deterministic. See ``game.Game`` for the API."""
+
+from .cards import Card, card_text, parse_card, parse_color
+from .commands import Command, command_to_wire, parse_command
+from .errors import BadCommand, EngineError, InvalidRules, RuleError
+from .events import Event
+from .game import Game
+from .rules import PRESETS, RuleSet, preset, rules_from_dict
+from .setup import RiggedDeal
+
+__all__ = [
+    "PRESETS",
+    "BadCommand",
+    "Card",
+    "Command",
+    "EngineError",
+    "Event",
+    "Game",
+    "InvalidRules",
+    "RiggedDeal",
+    "RuleError",
+    "RuleSet",
+    "card_text",
+    "command_to_wire",
+    "parse_card",
+    "parse_color",
+    "parse_command",
+    "preset",
+    "rules_from_dict",
+]

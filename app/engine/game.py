@@ -1,0 +1,169 @@
+"""The engine's public face: start a match, apply commands, see views, snapshot and restore.
+
+    game, events = Game.start(players=4, rules=preset("official"), seed=7)
+    events = game.apply(seat, Play(card, color), now_ms)     # or raises EngineError
+    game.view(seat)          # None: a spectator
+    game.legal_commands(seat); game.waiting_on(); game.deadline_ms
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import decisions, turns, uno
+from . import events as ev
+from .cards import Card
+from .commands import (
+    Accept,
+    CallUno,
+    Catch,
+    Challenge,
+    Chat,
+    ChooseColor,
+    Command,
+    Draw,
+    Give,
+    Keep,
+    NextRound,
+    Play,
+    Slap,
+    Timeout,
+)
+from .errors import NOT_ALLOWED_BY_RULES, WRONG_PHASE, RuleError
+from .events import Event
+from .rules import RuleSet
+from .setup import RiggedDeal, new_match, start_round
+from .state import MATCH_OVER, PLAYING, ROUND_OVER, GameState, restore, snapshot
+from .view import legal_commands, playable_cards, view, waiting_on
+
+
+class Game:
+    __slots__ = ("_waited", "state")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._waited = self._waited_key()
+
+    @classmethod
+    def start(
+        cls,
+        players: int,
+        rules: RuleSet,
+        seed: int,
+        deal: RiggedDeal | None = None,
+        now_ms: int = 0,
+    ) -> tuple[Game, list[Event]]:
+        state, events = new_match(players, rules, seed, deal)
+        state.now_ms = now_ms
+        game = cls(state)
+        game._arm_timer()
+        return game, events
+
+    @classmethod
+    def restore(cls, data: dict[str, Any]) -> Game:
+        state = restore(data)
+        game = cls(state)
+        return game
+
+    def snapshot(self) -> dict[str, Any]:
+        return snapshot(self.state)
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @property
+    def deadline_ms(self) -> int | None:
+        """When the room should send ``Timeout`` (O-TIMER); None: no timer runs."""
+        return self.state.deadline_ms
+
+    def waiting_on(self) -> list[int]:
+        return waiting_on(self.state)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return view(self.state, seat)
+
+    def playable(self, seat: int) -> list[Card]:
+        """The cards ``seat`` may play now on its turn (T-MATCH), one per kind."""
+        return playable_cards(self.state, seat)
+
+    def legal_commands(self, seat: int) -> list[Command]:
+        return legal_commands(self.state, seat)
+
+    def apply(self, seat: int, command: Command, now_ms: int | None = None) -> list[Event]:
+        """Apply ``seat``'s command; a refused command raises EngineError and changes nothing."""
+        state = self.state
+        if now_ms is not None:
+            state.now_ms = now_ms
+        out: list[Event] = []
+        kind = type(command)
+        if kind is Chat:
+            out.append(Event(ev.CHAT, {"seat": seat, "text": command.text}))  # type: ignore[union-attr]
+            return out
+        if kind is NextRound:
+            if state.phase != ROUND_OVER:
+                raise RuleError(WRONG_PHASE, "the next round starts when a round is over")
+            state.phase = PLAYING
+            start_round(state, out)
+        else:
+            if state.phase != PLAYING:
+                raise RuleError(
+                    WRONG_PHASE,
+                    "the match is over" if state.phase == MATCH_OVER else "the round is over",
+                )
+            _HANDLERS[kind](state, seat, command, out)
+        state.version += 1
+        key = self._waited_key()
+        if key != self._waited:
+            self._waited = key
+            self._arm_timer()
+        return out
+
+    def _waited_key(self) -> tuple[str, int, str]:
+        state = self.state
+        pending = state.pending
+        if pending is not None:
+            return state.phase, pending.seat, pending.kind
+        return state.phase, state.turn, ""
+
+    def _arm_timer(self) -> None:
+        state = self.state
+        seconds = state.rules.turn_seconds
+        if state.phase == PLAYING and seconds:
+            state.deadline_ms = state.now_ms + seconds * 1000
+        else:
+            state.deadline_ms = None
+
+
+def _not_in_rules(state: GameState, seat: int, command: Command, out: list[Event]) -> None:
+    raise RuleError(NOT_ALLOWED_BY_RULES, f"{type(command).__name__} is not part of these rules")
+
+
+def _play(state: GameState, seat: int, command: Command, out: list[Event]) -> None:
+    assert isinstance(command, Play)
+    turns.play(state, seat, command, out)
+
+
+def _catch(state: GameState, seat: int, command: Command, out: list[Event]) -> None:
+    assert isinstance(command, Catch)
+    uno.catch(state, seat, command.target, out)
+
+
+def _choose(state: GameState, seat: int, command: Command, out: list[Event]) -> None:
+    assert isinstance(command, ChooseColor)
+    decisions.choose_color(state, seat, command.color, out)
+
+
+_HANDLERS: dict[type, Any] = {
+    Play: _play,
+    Draw: lambda s, seat, c, out: turns.draw(s, seat, out),
+    Keep: lambda s, seat, c, out: turns.keep(s, seat, out),
+    CallUno: lambda s, seat, c, out: uno.call_uno(s, seat, out),
+    Catch: _catch,
+    Challenge: lambda s, seat, c, out: decisions.challenge(s, seat, out),
+    Accept: lambda s, seat, c, out: decisions.accept(s, seat, out),
+    ChooseColor: _choose,
+    Timeout: lambda s, seat, c, out: decisions.timeout(s, out),
+    Give: _not_in_rules,
+    Slap: _not_in_rules,
+}

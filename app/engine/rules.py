@@ -1,0 +1,218 @@
+"""RuleSet: every toggle of RULES.md, typed and validated, and the presets of section 9."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Final
+
+from .errors import InvalidRules
+
+CUSTOM_EFFECTS: Final = (
+    "others_draw_1",  # every other player draws 1
+    "swap_hands",  # swap hands with a chosen player (needs a target)
+    "play_again",  # the player plays again
+    "pass_hands",  # everyone passes their hand in the direction of play
+    "discard_color",  # the player discards every card of the chosen color
+    "next_draws_3",  # the next player draws 3 and loses the turn
+)
+
+_CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "deck": ("modern", "classic", "classic_blank"),
+    "first_card": ("official", "number_only"),
+    "challenge": ("official", "return", "off"),
+    "scoring": ("winner_takes", "lowest_wins", "lazy"),
+    "stacking": ("off", "progressive", "mixed", "deflect"),
+    "silent": ("off", "twos", "wilds"),
+}
+_RANGES: Final[dict[str, tuple[int, int]]] = {
+    "hand_size": (5, 10),
+    "uno_penalty": (0, 10),
+    "false_catch_penalty": (0, 10),
+    "misplay_penalty": (0, 10),
+    "special_wild_points": (0, 100),
+    "turn_seconds": (0, 600),
+    "uno_grace_ms": (0, 5000),
+    "abandon_seconds": (0, 3600),
+    "slap_seconds": (1, 30),
+    "target": (1, 100000),
+}
+DEFAULT_TARGET: Final = {"winner_takes": 500, "lowest_wins": 200, "lazy": 5}
+
+# House rules the engine does not play yet: accepted as keys, refused when switched on.
+NOT_IMPLEMENTED: Final[dict[str, Any]] = {
+    "jump_in": False,
+    "seven_zero": False,
+    "stacking": "off",
+    "reverse_deflects": False,
+    "five_exchange": False,
+    "silent": "off",
+    "color_wheel": False,
+    "blank_plus10": False,
+    "play_to_last": False,
+    "shrinking_hands": False,
+    "misplay_penalty": 0,
+    "uno_slap": False,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CustomCard:
+    """E-CUSTOM: one Wild Customizable's effect, from the fixed menu, and its label."""
+
+    effect: str
+    label: str
+
+
+def _default_custom() -> tuple[CustomCard, CustomCard, CustomCard]:
+    return (
+        CustomCard("others_draw_1", "Everyone else draws 1"),
+        CustomCard("play_again", "Play again"),
+        CustomCard("next_draws_3", "Next player draws 3"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Defaults are the official rules (preset ``official``). Keys match RULES.md."""
+
+    deck: str = "modern"
+    hand_size: int = 7
+    first_card: str = "official"
+    draw_until_playable: bool = False
+    must_play_drawn: bool = False
+    challenge: str = "official"
+    uno_penalty: int = 2
+    false_catch_penalty: int = 0
+    uno_slap: bool = False
+    uno_grace_ms: int = 0
+    special_wild_points: int = 50
+    scoring: str = "winner_takes"
+    target: int = 500
+    lone_zero_50: bool = False
+    jump_in: bool = False
+    seven_zero: bool = False
+    stacking: str = "off"
+    reverse_deflects: bool = False
+    five_exchange: bool = False
+    silent: str = "off"
+    color_wheel: bool = False
+    blank_plus10: bool = False
+    play_to_last: bool = False
+    shrinking_hands: bool = False
+    misplay_penalty: int = 0
+    turn_seconds: int = 30
+    abandon_seconds: int = 60
+    slap_seconds: int = 3
+    custom_cards: tuple[CustomCard, CustomCard, CustomCard] = field(default_factory=_default_custom)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "custom_cards":
+                value = [{"effect": c.effect, "label": c.label} for c in value]
+            out[f.name] = value
+        return out
+
+    def with_changes(self, changes: Mapping[str, Any]) -> RuleSet:
+        """This RuleSet with single toggles changed; the result is validated as a whole."""
+        return rules_from_dict({**self.to_dict(), **dict(changes)})
+
+
+RULE_KEYS: Final = frozenset(f.name for f in fields(RuleSet))
+
+
+def _check_value(key: str, value: Any, default: Any) -> Any:
+    if key == "custom_cards":
+        return _parse_custom(value)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise InvalidRules(f"rule {key!r} must be true or false, not {value!r}")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidRules(f"rule {key!r} must be a whole number, not {value!r}")
+        low, high = _RANGES[key]
+        if not low <= value <= high:
+            raise InvalidRules(f"rule {key!r} must be between {low} and {high}, not {value}")
+        return value
+    choices = _CHOICES[key]
+    if value not in choices:
+        raise InvalidRules(f"rule {key!r} must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+def _parse_custom(value: Any) -> tuple[CustomCard, CustomCard, CustomCard]:
+    if isinstance(value, tuple) and all(isinstance(c, CustomCard) for c in value):
+        items: list[Any] = [{"effect": c.effect, "label": c.label} for c in value]
+    elif isinstance(value, list):
+        items = value
+    else:
+        raise InvalidRules("rule 'custom_cards' must be a list of 3 {effect, label} objects")
+    if len(items) != 3:
+        raise InvalidRules("rule 'custom_cards' must name exactly 3 cards")
+    cards: list[CustomCard] = []
+    for item in items:
+        if not isinstance(item, Mapping) or set(item) - {"effect", "label"}:
+            raise InvalidRules("each of 'custom_cards' must be an object with 'effect' and 'label'")
+        effect = item.get("effect")
+        if effect not in CUSTOM_EFFECTS:
+            raise InvalidRules(
+                f"custom card effect {effect!r} is not on the menu: {', '.join(CUSTOM_EFFECTS)}"
+            )
+        label = item.get("label", effect)
+        if not isinstance(label, str) or not 1 <= len(label.strip()) <= 40:
+            raise InvalidRules("a custom card label must be text of 1 to 40 characters")
+        cards.append(CustomCard(str(effect), label.strip()))
+    return cards[0], cards[1], cards[2]
+
+
+def rules_from_dict(data: Mapping[str, Any]) -> RuleSet:
+    """A validated RuleSet; an unknown key or a bad value raises InvalidRules naming it."""
+    unknown = sorted(set(data) - RULE_KEYS)
+    if unknown:
+        raise InvalidRules(f"unknown rule {unknown[0]!r}")
+    defaults = RuleSet()
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        values[key] = _check_value(key, value, getattr(defaults, key))
+    if "target" not in values:
+        values["target"] = DEFAULT_TARGET[values.get("scoring", defaults.scoring)]
+    for key, off in NOT_IMPLEMENTED.items():
+        if values.get(key, off) != off:
+            raise InvalidRules(f"rule {key!r} is not implemented yet", "not_implemented")
+    rules = dataclasses.replace(defaults, **values)
+    if rules.blank_plus10 and rules.deck != "classic_blank":
+        raise InvalidRules("rule 'blank_plus10' needs deck 'classic_blank'")
+    return rules
+
+
+PRESETS: Final[dict[str, dict[str, Any]]] = {
+    "official": {},
+    "house": {"jump_in": True, "stacking": "progressive", "seven_zero": True},
+    "seeded": {
+        "first_card": "number_only",
+        "challenge": "return",
+        "stacking": "deflect",
+        "jump_in": True,
+        "uno_penalty": 2,
+        "scoring": "winner_takes",
+    },
+    "party": {
+        "jump_in": True,
+        "stacking": "progressive",
+        "seven_zero": True,
+        "uno_slap": True,
+        "silent": "twos",
+        "five_exchange": True,
+    },
+}
+
+
+def preset(name: str, changes: Mapping[str, Any] | None = None) -> RuleSet:
+    """A named preset, with single toggles changed by the host."""
+    if name not in PRESETS:
+        raise InvalidRules(f"unknown preset {name!r}: one of {', '.join(PRESETS)}")
+    return rules_from_dict({**PRESETS[name], **dict(changes or {})})

@@ -1,0 +1,183 @@
+"""Setting up a match and each round: S-DEALER, S-DEAL, S-FIRST, S-FIRST-NUMBER, S-START."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import events as ev
+from .cards import (
+    CARD_COLOR,
+    CARD_RANK,
+    CARD_TEXT,
+    COLOR_LETTERS,
+    DRAW2,
+    IS_NUMBER,
+    IS_WILD,
+    NO_COLOR,
+    REVERSE,
+    SKIP,
+    W4,
+    Card,
+    build_deck,
+    parse_card,
+)
+from .errors import InvalidRules
+from .events import Event
+from .rules import RuleSet
+from .state import CHOOSE_COLOR, GameState, Pending
+from .table import draw_cards, next_seat, shuffle
+
+
+@dataclass(frozen=True, slots=True)
+class RiggedDeal:
+    """A first round dealt exactly so (tests only): hands by seat, the first discard turned, the
+    draw pile top first. The deck's other cards go under the draw pile, shuffled."""
+
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    discard: Card
+    draw_pile: tuple[Card, ...]
+
+    @staticmethod
+    def parse(data: dict[str, object], players: int, deck: str) -> RiggedDeal:
+        hands_raw = data.get("hands")
+        if not isinstance(hands_raw, list) or len(hands_raw) != players:
+            raise InvalidRules(f"'deal.hands' must list one hand for each of the {players} seats")
+        hands = tuple(tuple(parse_card(c) for c in _list(h, "hand")) for h in hands_raw)
+        pile = tuple(parse_card(c) for c in _list(data.get("draw_pile", []), "draw_pile"))
+        dealer = data.get("dealer", 0)
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise InvalidRules(f"'deal.dealer' must be a seat 0-{players - 1}")
+        deal = RiggedDeal(dealer, hands, parse_card(data.get("discard")), pile)
+        named = Counter([c for h in hands for c in h] + [deal.discard, *pile])
+        available = Counter(build_deck(deck))
+        for card, count in named.items():
+            if count > available[card]:
+                raise InvalidRules(
+                    f"the deal names {count} x {CARD_TEXT[card]} but the deck holds "
+                    f"{available[card]}"
+                )
+        return deal
+
+
+def _list(value: object, name: str) -> Sequence[object]:
+    if not isinstance(value, list):
+        raise InvalidRules(f"'deal.{name}' must be a list of card strings")
+    return value
+
+
+def new_match(
+    players: int, rules: RuleSet, seed: int, deal: RiggedDeal | None = None
+) -> tuple[GameState, list[Event]]:
+    if not 2 <= players <= 10:
+        raise InvalidRules("S-PLAYERS: a table seats 2 to 10 players")
+    rng = random.Random(seed)
+    state = GameState(rules=rules, players=players, rng=rng)
+    state.scores = [0] * players
+    state.round_wins = [0] * players
+    state.dealer = deal.dealer if deal else rng.randrange(players)
+    out: list[Event] = []
+    start_round(state, out, deal)
+    return state, out
+
+
+def start_round(state: GameState, out: list[Event], deal: RiggedDeal | None = None) -> None:
+    """Deal a round: S-DEAL, then the first discard (S-FIRST) and the first player (S-START)."""
+    rules = state.rules
+    n = state.players
+    state.round_no += 1
+    state.direction = 1
+    state.pending = None
+    state.precall = -1
+    state.catchable = {}
+    state.catch_open_ms = {}
+    state.uno_called = [False] * n
+    state.last_round = None
+    if deal is None:
+        pile = build_deck(rules.deck)
+        shuffle(state.rng, pile)
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        first = next_seat(state, state.dealer)
+        for i in range(rules.hand_size * n):
+            hands[(first + i) % n].append(pile.pop())
+        turned = pile.pop()
+    else:
+        hands = [list(h) for h in deal.hands]
+        remaining = Counter(build_deck(rules.deck))
+        remaining.subtract(Counter([c for h in hands for c in h] + [deal.discard, *deal.draw_pile]))
+        rest = list(remaining.elements())
+        shuffle(state.rng, rest)
+        pile = rest + list(reversed(deal.draw_pile))
+        turned = deal.discard
+    state.hands = hands
+    state.draw_pile = pile
+    state.discard = []
+    out.append(
+        Event(
+            ev.ROUND_STARTED,
+            {
+                "round": state.round_no,
+                "dealer": state.dealer,
+                "hand_counts": [len(h) for h in hands],
+            },
+            {seat: {"hand": [CARD_TEXT[c] for c in sorted(h)]} for seat, h in enumerate(hands)},
+        )
+    )
+    _turn_first_card(state, turned, out)
+
+
+def _turn_first_card(state: GameState, card: Card, out: list[Event]) -> None:
+    pile = state.draw_pile
+    returned: list[str] = []
+    if state.rules.first_card == "number_only":
+        while not IS_NUMBER[card]:
+            returned.append(CARD_TEXT[card])
+            pile.insert(0, card)
+            shuffle(state.rng, pile)
+            card = pile.pop()
+    else:
+        while card == W4:  # S-FIRST: returned to the pile, reshuffled, a new card turned
+            returned.append(CARD_TEXT[card])
+            pile.append(card)
+            shuffle(state.rng, pile)
+            card = pile.pop()
+    state.discard.append(card)
+    left = next_seat(state, state.dealer)
+    if state.next_first >= 0:  # H-LAZY: the last round's winner starts
+        left = state.next_first
+        state.next_first = -1
+    state.turn = left
+    state.color = CARD_COLOR[card]
+    effect = "none"
+    if state.rules.first_card == "official":
+        rank = CARD_RANK[card]
+        if IS_WILD[card]:
+            effect = "choose_color"
+            state.color = NO_COLOR
+            state.pending = Pending(CHOOSE_COLOR, left)
+        elif rank == DRAW2:
+            effect = "draw2"
+        elif rank == SKIP:
+            effect = "skip"
+            state.turn = next_seat(state, left)
+        elif rank == REVERSE:
+            effect = "reverse"
+            state.direction = -1
+            state.turn = state.dealer
+    out.append(
+        Event(
+            ev.FIRST_CARD,
+            {
+                "card": CARD_TEXT[card],
+                "color": COLOR_LETTERS[state.color] if state.color != NO_COLOR else None,
+                "returned": returned,
+                "effect": effect,
+            },
+        )
+    )
+    if effect == "draw2":
+        draw_cards(state, left, 2, "draw2", out)
+        state.turn = next_seat(state, left)

@@ -1,0 +1,97 @@
+"""The whole state of one match, and its JSON-safe snapshot (RNG included)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .cards import Card, Color
+from .rules import RuleSet, rules_from_dict
+
+PLAYING = "playing"
+ROUND_OVER = "round_over"
+MATCH_OVER = "match_over"
+
+# Pending decisions: what the table waits for besides an ordinary turn.
+CHALLENGE = "challenge"  # the target of a Wild Draw Four: challenge or accept
+PLAY_DRAWN = "play_drawn"  # the drawer may play the drawn card or keep it
+CHOOSE_COLOR = "choose_color"  # a Wild turned as the first discard: the first player's color
+
+
+@dataclass(slots=True)
+class Pending:
+    kind: str
+    seat: int
+    card: Card = -1  # play_drawn: the drawn card
+    offender: int = -1  # challenge: who played the Wild Draw Four
+    prev_color: Color = -1  # challenge: the color current before it
+    amount: int = 0  # challenge: the cards at stake
+
+
+@dataclass(slots=True)
+class GameState:
+    rules: RuleSet
+    players: int
+    rng: random.Random
+    phase: str = PLAYING
+    round_no: int = 0
+    dealer: int = 0
+    turn: int = 0
+    direction: int = 1
+    color: Color = 0
+    hands: list[list[Card]] = field(default_factory=list)
+    draw_pile: list[Card] = field(default_factory=list)  # top is the end
+    discard: list[Card] = field(default_factory=list)  # top is the end
+    pending: Pending | None = None
+    uno_called: list[bool] = field(default_factory=list)
+    precall: int = -1  # a seat that called UNO holding two cards on its turn
+    catchable: dict[int, int] = field(default_factory=dict)  # seat -> seat whose action closes
+    catch_open_ms: dict[int, int] = field(default_factory=dict)  # O-WINDOW grace end
+    deadline_ms: int | None = None
+    now_ms: int = 0
+    scores: list[int] = field(default_factory=list)
+    round_wins: list[int] = field(default_factory=list)
+    rounds_played: int = 0
+    next_first: int = -1  # H-LAZY: the last winner starts the next round
+    last_round: dict[str, Any] | None = None
+    match_result: dict[str, Any] | None = None
+    version: int = 0  # commands applied so far
+
+
+_SIMPLE = ("rules", "rng", "pending", "catchable", "catch_open_ms")
+
+
+def snapshot(state: GameState) -> dict[str, Any]:
+    """A JSON-safe dict from which ``restore`` rebuilds this exact state."""
+    out: dict[str, Any] = {
+        f.name: getattr(state, f.name) for f in fields(state) if f.name not in _SIMPLE
+    }
+    out["hands"] = [list(h) for h in state.hands]
+    out["draw_pile"] = list(state.draw_pile)
+    out["discard"] = list(state.discard)
+    out["uno_called"] = list(state.uno_called)
+    out["scores"] = list(state.scores)
+    out["round_wins"] = list(state.round_wins)
+    out["rules"] = state.rules.to_dict()
+    version, internal, gauss = state.rng.getstate()
+    out["rng"] = [version, list(internal), gauss]
+    p = state.pending
+    out["pending"] = None if p is None else {f.name: getattr(p, f.name) for f in fields(p)}
+    out["catchable"] = [[k, v] for k, v in state.catchable.items()]
+    out["catch_open_ms"] = [[k, v] for k, v in state.catch_open_ms.items()]
+    return out
+
+
+def restore(data: dict[str, Any]) -> GameState:
+    rng = random.Random()
+    version, internal, gauss = data["rng"]
+    rng.setstate((version, tuple(internal), gauss))
+    plain = {k: v for k, v in data.items() if k not in _SIMPLE}
+    state = GameState(rules=rules_from_dict(data["rules"]), rng=rng, **plain)
+    state.hands = [list(h) for h in state.hands]
+    pending = data["pending"]
+    state.pending = None if pending is None else Pending(**pending)
+    state.catchable = {int(k): int(v) for k, v in data["catchable"]}
+    state.catch_open_ms = {int(k): int(v) for k, v in data["catch_open_ms"]}
+    return state

@@ -1,0 +1,94 @@
+"""Table mechanics shared by every rule: seats in order, shuffles, drawing with reshuffles,
+what may be played on what."""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from . import events as ev
+from .cards import CARD_COLOR, CARD_KINDS, CARD_RANK, CARD_TEXT, IS_WILD, Card
+from .events import Event
+from .state import GameState
+
+
+def _build_match_table() -> tuple[tuple[bool, ...], ...]:
+    table: list[tuple[bool, ...]] = []
+    for top in range(CARD_KINDS):
+        for color in range(4):
+            table.append(
+                tuple(
+                    IS_WILD[c]
+                    or CARD_COLOR[c] == color
+                    or (not IS_WILD[top] and CARD_RANK[c] == CARD_RANK[top])
+                    for c in range(CARD_KINDS)
+                )
+            )
+    return tuple(table)
+
+
+# MATCHES[top * 4 + color][card]: T-MATCH, may ``card`` be played on ``top`` in ``color``.
+MATCHES: Final = _build_match_table()
+
+
+def playable_mask(state: GameState) -> tuple[bool, ...]:
+    return MATCHES[state.discard[-1] * 4 + state.color]
+
+
+def shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """Shuffle in place: a uniform permutation from one random key per card."""
+    rnd = rng.random
+    cards.sort(key=lambda _: rnd())
+
+
+def next_seat(state: GameState, seat: int, steps: int = 1) -> int:
+    return (seat + state.direction * steps) % state.players
+
+
+def reshuffle(state: GameState, out: list[Event]) -> bool:
+    """T-RESHUFFLE: the discard pile but its top becomes the draw pile. False if nothing to draw."""
+    if len(state.discard) <= 1:
+        return False
+    top = state.discard.pop()
+    pile = state.discard
+    shuffle(state.rng, pile)
+    state.draw_pile = pile
+    state.discard = [top]
+    out.append(Event(ev.RESHUFFLED, {"draw_pile": len(pile)}))
+    return True
+
+
+def take_from_pile(state: GameState, out: list[Event]) -> Card | None:
+    if not state.draw_pile and not reshuffle(state, out):
+        return None
+    return state.draw_pile.pop()
+
+
+def draw_cards(
+    state: GameState, seat: int, count: int, reason: str, out: list[Event]
+) -> list[Card]:
+    """``seat`` draws ``count`` cards (fewer if the table runs dry); the cards go to it alone."""
+    hand = state.hands[seat]
+    drawn: list[Card] = []
+    for _ in range(count):
+        card = take_from_pile(state, out)
+        if card is None:
+            break
+        drawn.append(card)
+    hand.extend(drawn)
+    if len(hand) > 1:
+        state.uno_called[seat] = False
+        if state.precall == seat:
+            state.precall = -1
+    out.append(
+        Event(
+            ev.DREW,
+            {"seat": seat, "count": len(drawn), "reason": reason, "cards_left": len(hand)},
+            {seat: {"cards": [CARD_TEXT[c] for c in drawn]}},
+        )
+    )
+    return drawn
+
+
+def hand_texts(hand: list[Card]) -> list[str]:
+    return [CARD_TEXT[c] for c in sorted(hand)]

@@ -1,0 +1,1 @@
+"""Persistence: the room log that makes every accepted command durable, and match history."""

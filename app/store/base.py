@@ -1,0 +1,49 @@
+"""The narrow storage boundary the room layer depends on; SQL and in-memory implementations.
+
+Every accepted command is appended (with the events it produced) before those events are
+published; a snapshot of the engine is saved now and then. A room is rebuilt from its latest
+snapshot plus the records after it (the engine is deterministic, so re-applying the stored
+commands gives the exact state; the stored events serve clients resuming with ``since``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRecord:
+    """One accepted command and what it produced. ``seq`` is the room seq of its last event."""
+
+    seq: int
+    seat: int | None  # None: the room itself (timers, host actions applied by the room)
+    command: dict[str, Any]  # the wire form (PROTOCOL.md) plus room-level commands
+    now_ms: int
+    events: list[dict[str, Any]]  # Event.to_dict() with "seq" added, in order
+
+
+@dataclass(slots=True)
+class StoredRoom:
+    code: str
+    meta: dict[str, Any]  # room-level state: seats, names, token hashes, host, rules, phase...
+    snapshot: dict[str, Any] | None  # Game.snapshot() at ``snapshot_seq``; None before start
+    snapshot_seq: int
+    records: list[RoomRecord] = field(default_factory=list)  # after snapshot_seq, in order
+
+
+class RoomStore(Protocol):
+    async def create_room(self, code: str, meta: dict[str, Any]) -> None: ...
+
+    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
+        """Durably store one record (and the room's new meta when it changed)."""
+
+    async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None: ...
+
+    async def load_room(self, code: str) -> StoredRoom | None: ...
+
+    async def open_rooms(self) -> list[str]:
+        """Codes of rooms in play (not closed), for recovery at start-up."""
+
+    async def close_room(self, code: str) -> None:
+        """The room is finished or abandoned: its snapshot and live log may go (history stays)."""

@@ -1,0 +1,98 @@
+"""Engine speed: seeded random games (one round each), 2 players, classic deck, official rules.
+
+Policy: play a random playable card when there is one (a random color for wilds), otherwise draw,
+and play the drawn card if it can be played; accept every Wild Draw Four.
+
+    .venv/bin/python -m bench.engine [--games N] [--json] [--compare-rlcard]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+from app.engine import Game, preset
+from app.engine.commands import Accept, ChooseColor, Draw, Play
+from app.engine.state import CHALLENGE, PLAY_DRAWN, PLAYING
+
+
+def play_engine_games(games: int, seed: int) -> tuple[float, int]:
+    rules = preset("official", {"deck": "classic", "turn_seconds": 0})
+    rng = random.Random(seed)
+    choice = rng.choice
+    colors = (0, 1, 2, 3)
+    draw = Draw()
+    accept = Accept()
+    steps = 0
+    started = time.perf_counter()
+    for g in range(games):
+        game, _ = Game.start(2, rules, seed=seed + g)
+        state = game.state
+        apply = game.apply
+        while state.phase == PLAYING:
+            pending = state.pending
+            if pending is None:
+                seat = state.turn
+                cards = game.playable(seat)
+                if cards:
+                    apply(seat, Play(choice(cards), choice(colors)))
+                else:
+                    apply(seat, draw)
+            elif pending.kind == PLAY_DRAWN:
+                apply(pending.seat, Play(pending.card, choice(colors)))
+            elif pending.kind == CHALLENGE:
+                apply(pending.seat, accept)
+            else:
+                apply(pending.seat, ChooseColor(choice(colors)))
+            steps += 1
+    return time.perf_counter() - started, steps
+
+
+def play_rlcard_games(games: int, seed: int) -> tuple[float, int]:
+    from rlcard.games.uno.game import UnoGame  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: PLC0415
+
+    rng = random.Random(seed)
+    game = UnoGame(num_players=2)
+    steps = 0
+    started = time.perf_counter()
+    for _ in range(games):
+        game.init_game()
+        while not game.is_over():
+            legal = game.get_legal_actions()
+            plays = [a for a in legal if a != "draw"]
+            game.step(rng.choice(plays) if plays else "draw")
+            steps += 1
+    return time.perf_counter() - started, steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--compare-rlcard", action="store_true")
+    args = parser.parse_args()
+    seconds, steps = play_engine_games(args.games, args.seed)
+    result: dict[str, float | int] = {
+        "games": args.games,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(args.games / seconds),
+        "steps_per_second": round(steps / seconds),
+        "steps_per_game": round(steps / args.games, 1),
+    }
+    if args.compare_rlcard:
+        rl_games = max(1, args.games // 4)
+        rl_seconds, _ = play_rlcard_games(rl_games, args.seed)
+        result["rlcard_games_per_second"] = round(rl_games / rl_seconds)
+        result["ratio_vs_rlcard"] = round(result["games_per_second"] / (rl_games / rl_seconds), 2)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>24}: {value}")
+
+
+if __name__ == "__main__":
+    main()

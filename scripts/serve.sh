@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Starts the server with the embedded defaults: SQLite file ./uno.db, in-process bus, one worker.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh
+exec .venv/bin/uvicorn app.main:app --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" "$@"
