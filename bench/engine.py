@@ -14,16 +14,18 @@ import random
 import time
 
 from app.engine import Game, preset
+from app.engine.cards import CARD_KINDS
 from app.engine.commands import Accept, ChooseColor, Draw, Play
 from app.engine.state import CHALLENGE, PLAY_DRAWN, PLAYING
 
 
 def play_engine_games(games: int, seed: int) -> tuple[float, int]:
     rules = preset("official", {"deck": "classic", "turn_seconds": 0})
-    rng = random.Random(seed)
-    choice = rng.choice
+    rnd = random.Random(seed).random
     colors = (0, 1, 2, 3)
     draw = Draw()
+    # Commands are immutable: build each (card, color) play once, as a bot would.
+    plays = {(c, k): Play(c, k) for c in range(CARD_KINDS) for k in colors}
     accept = Accept()
     steps = 0
     started = time.perf_counter()
@@ -37,15 +39,15 @@ def play_engine_games(games: int, seed: int) -> tuple[float, int]:
                 seat = state.turn
                 cards = game.playable(seat)
                 if cards:
-                    apply(seat, Play(choice(cards), choice(colors)))
+                    apply(seat, plays[cards[int(rnd() * len(cards))], int(rnd() * 4)])
                 else:
                     apply(seat, draw)
             elif pending.kind == PLAY_DRAWN:
-                apply(pending.seat, Play(pending.card, choice(colors)))
+                apply(pending.seat, plays[pending.card, int(rnd() * 4)])
             elif pending.kind == CHALLENGE:
                 apply(pending.seat, accept)
             else:
-                apply(pending.seat, ChooseColor(choice(colors)))
+                apply(pending.seat, ChooseColor(colors[int(rnd() * 4)]))
             steps += 1
     return time.perf_counter() - started, steps
 

@@ -7,6 +7,7 @@ keeps the hot paths of the engine (legal plays, scoring) to a few index operatio
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Final
 
@@ -101,6 +102,11 @@ def color_text(color: Color) -> str | None:
 
 def build_deck(deck: str) -> list[Card]:
     """D-108 ``classic``, D-112 ``modern`` (adds Shuffle Hands and 3 Customizable), D-BLANK."""
+    return list(_deck(deck))
+
+
+@functools.cache
+def _deck(deck: str) -> tuple[Card, ...]:
     cards: list[Card] = []
     for c in COLORS:
         cards.append(colored(c, 0))
@@ -111,7 +117,7 @@ def build_deck(deck: str) -> list[Card]:
         cards += [WS, WC1, WC2, WC3]
     elif deck == "classic_blank":
         cards += [WB] * 4
-    return cards
+    return tuple(cards)
 
 
 def deck_counts(deck: str) -> Counter[Card]:

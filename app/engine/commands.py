@@ -90,8 +90,19 @@ class Timeout:
 
 
 Command = (
-    Play | Draw | Keep | CallUno | Catch | Challenge | Accept | ChooseColor | Give | Slap | Chat
-    | NextRound | Timeout
+    Play
+    | Draw
+    | Keep
+    | CallUno
+    | Catch
+    | Challenge
+    | Accept
+    | ChooseColor
+    | Give
+    | Slap
+    | Chat
+    | NextRound
+    | Timeout
 )
 
 MAX_CHAT = 300

@@ -7,21 +7,24 @@ as is. A connection sees ``public`` merged with its own seat's ``private`` part 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 JSON = Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
+    """Treat as immutable (not frozen only because frozen construction costs twice as much)."""
+
     kind: str
     public: dict[str, JSON]
-    private: dict[int, dict[str, JSON]] = field(default_factory=dict)
+    private: dict[int, dict[str, JSON]] | None = None
 
     def for_viewer(self, seat: int | None) -> dict[str, JSON]:
         """The event as ``seat`` may see it (``None``: a spectator)."""
-        extra = self.private.get(seat) if seat is not None else None
+        private = self.private
+        extra = private.get(seat) if private is not None and seat is not None else None
         if extra:
             return {"kind": self.kind, **self.public, **extra}
         return {"kind": self.kind, **self.public}
@@ -30,13 +33,13 @@ class Event:
         return {
             "kind": self.kind,
             "public": self.public,
-            "private": {str(seat): part for seat, part in self.private.items()},
+            "private": {str(seat): part for seat, part in (self.private or {}).items()},
         }
 
     @staticmethod
     def from_dict(data: dict[str, JSON]) -> Event:
-        private = {int(seat): part for seat, part in data.get("private", {}).items()}
-        return Event(data["kind"], data["public"], private)
+        private = {int(seat): part for seat, part in (data.get("private") or {}).items()}
+        return Event(data["kind"], data["public"], private or None)
 
 
 # Event kinds (the "kind" field on the wire).

@@ -1,9 +1,9 @@
 """The engine's public face: start a match, apply commands, see views, snapshot and restore.
 
-    game, events = Game.start(players=4, rules=preset("official"), seed=7)
-    events = game.apply(seat, Play(card, color), now_ms)     # or raises EngineError
-    game.view(seat)          # None: a spectator
-    game.legal_commands(seat); game.waiting_on(); game.deadline_ms
+game, events = Game.start(players=4, rules=preset("official"), seed=7)
+events = game.apply(seat, Play(card, color), now_ms)     # or raises EngineError
+game.view(seat)          # None: a spectator
+game.legal_commands(seat); game.waiting_on(); game.deadline_ms
 """
 
 from __future__ import annotations
@@ -22,11 +22,9 @@ from .commands import (
     ChooseColor,
     Command,
     Draw,
-    Give,
     Keep,
     NextRound,
     Play,
-    Slap,
     Timeout,
 )
 from .errors import NOT_ALLOWED_BY_RULES, WRONG_PHASE, RuleError
@@ -96,27 +94,31 @@ class Game:
         if now_ms is not None:
             state.now_ms = now_ms
         out: list[Event] = []
-        kind = type(command)
-        if kind is Chat:
-            out.append(Event(ev.CHAT, {"seat": seat, "text": command.text}))  # type: ignore[union-attr]
+        if isinstance(command, Chat):
+            out.append(Event(ev.CHAT, {"seat": seat, "text": command.text}))
             return out
-        if kind is NextRound:
+        if isinstance(command, NextRound):
             if state.phase != ROUND_OVER:
                 raise RuleError(WRONG_PHASE, "the next round starts when a round is over")
             state.phase = PLAYING
             start_round(state, out)
+        elif state.phase != PLAYING:
+            over = "the match is over" if state.phase == MATCH_OVER else "the round is over"
+            raise RuleError(WRONG_PHASE, over)
+        elif isinstance(command, Play):
+            turns.play(state, seat, command, out)
+        elif isinstance(command, Draw):
+            turns.draw(state, seat, out)
         else:
-            if state.phase != PLAYING:
-                raise RuleError(
-                    WRONG_PHASE,
-                    "the match is over" if state.phase == MATCH_OVER else "the round is over",
-                )
-            _HANDLERS[kind](state, seat, command, out)
+            _dispatch(state, seat, command, out)
         state.version += 1
-        key = self._waited_key()
-        if key != self._waited:
-            self._waited = key
-            self._arm_timer()
+        if state.rules.turn_seconds:
+            key = self._waited_key()
+            if key != self._waited:
+                self._waited = key
+                self._arm_timer()
+        elif state.phase != PLAYING:
+            state.deadline_ms = None
         return out
 
     def _waited_key(self) -> tuple[str, int, str]:
@@ -135,35 +137,22 @@ class Game:
             state.deadline_ms = None
 
 
-def _not_in_rules(state: GameState, seat: int, command: Command, out: list[Event]) -> None:
-    raise RuleError(NOT_ALLOWED_BY_RULES, f"{type(command).__name__} is not part of these rules")
-
-
-def _play(state: GameState, seat: int, command: Command, out: list[Event]) -> None:
-    assert isinstance(command, Play)
-    turns.play(state, seat, command, out)
-
-
-def _catch(state: GameState, seat: int, command: Command, out: list[Event]) -> None:
-    assert isinstance(command, Catch)
-    uno.catch(state, seat, command.target, out)
-
-
-def _choose(state: GameState, seat: int, command: Command, out: list[Event]) -> None:
-    assert isinstance(command, ChooseColor)
-    decisions.choose_color(state, seat, command.color, out)
-
-
-_HANDLERS: dict[type, Any] = {
-    Play: _play,
-    Draw: lambda s, seat, c, out: turns.draw(s, seat, out),
-    Keep: lambda s, seat, c, out: turns.keep(s, seat, out),
-    CallUno: lambda s, seat, c, out: uno.call_uno(s, seat, out),
-    Catch: _catch,
-    Challenge: lambda s, seat, c, out: decisions.challenge(s, seat, out),
-    Accept: lambda s, seat, c, out: decisions.accept(s, seat, out),
-    ChooseColor: _choose,
-    Timeout: lambda s, seat, c, out: decisions.timeout(s, out),
-    Give: _not_in_rules,
-    Slap: _not_in_rules,
-}
+def _dispatch(state: GameState, seat: int, command: Command, out: list[Event]) -> None:
+    """The less frequent commands (Play and Draw take the fast path in ``Game.apply``)."""
+    if isinstance(command, Keep):
+        turns.keep(state, seat, out)
+    elif isinstance(command, CallUno):
+        uno.call_uno(state, seat, out)
+    elif isinstance(command, Catch):
+        uno.catch(state, seat, command.target, out)
+    elif isinstance(command, Challenge):
+        decisions.challenge(state, seat, out)
+    elif isinstance(command, Accept):
+        decisions.accept(state, seat, out)
+    elif isinstance(command, ChooseColor):
+        decisions.choose_color(state, seat, command.color, out)
+    elif isinstance(command, Timeout):
+        decisions.timeout(state, out)
+    else:  # Give, Slap: house rules these rules do not play
+        name = type(command).__name__
+        raise RuleError(NOT_ALLOWED_BY_RULES, f"{name} is not part of these rules")

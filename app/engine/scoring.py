@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from . import events as ev
@@ -12,7 +13,8 @@ from .state import MATCH_OVER, ROUND_OVER, GameState
 from .table import hand_texts
 
 
-def card_points(rules: RuleSet) -> tuple[int, ...]:
+@functools.cache
+def _points_table(special_wild_points: int) -> tuple[int, ...]:
     """P-VALUES: face value; Skip, Reverse, Draw Two 20; Wild and Wild Draw Four 50; the
     special wilds ``special_wild_points``; blank 50."""
     points: list[int] = []
@@ -25,8 +27,12 @@ def card_points(rules: RuleSet) -> tuple[int, ...]:
         elif rank in (13, 14, 19):  # Wild, Wild Draw Four, blank
             points.append(50)
         else:
-            points.append(rules.special_wild_points)
+            points.append(special_wild_points)
     return tuple(points)
+
+
+def card_points(rules: RuleSet) -> tuple[int, ...]:
+    return _points_table(rules.special_wild_points)
 
 
 def hand_value(rules: RuleSet, hand: list[Card]) -> int:

@@ -68,26 +68,28 @@ def draw_cards(
     state: GameState, seat: int, count: int, reason: str, out: list[Event]
 ) -> list[Card]:
     """``seat`` draws ``count`` cards (fewer if the table runs dry); the cards go to it alone."""
-    hand = state.hands[seat]
     drawn: list[Card] = []
     for _ in range(count):
         card = take_from_pile(state, out)
         if card is None:
             break
         drawn.append(card)
+    give_cards(state, seat, drawn, reason, out)
+    return drawn
+
+
+def give_cards(
+    state: GameState, seat: int, drawn: list[Card], reason: str, out: list[Event]
+) -> None:
+    """Drawn cards join the hand; everyone sees how many, only ``seat`` sees which."""
+    hand = state.hands[seat]
     hand.extend(drawn)
     if len(hand) > 1:
         state.uno_called[seat] = False
         if state.precall == seat:
             state.precall = -1
-    out.append(
-        Event(
-            ev.DREW,
-            {"seat": seat, "count": len(drawn), "reason": reason, "cards_left": len(hand)},
-            {seat: {"cards": [CARD_TEXT[c] for c in drawn]}},
-        )
-    )
-    return drawn
+    public = {"seat": seat, "count": len(drawn), "reason": reason, "cards_left": len(hand)}
+    out.append(Event(ev.DREW, public, {seat: {"cards": [CARD_TEXT[c] for c in drawn]}}))
 
 
 def hand_texts(hand: list[Card]) -> list[str]:

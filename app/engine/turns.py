@@ -14,10 +14,10 @@ from .cards import (
     CUSTOM2,
     CUSTOM3,
     DRAW2,
-    IS_WILD,
     REVERSE,
     SHUFFLE,
     SKIP,
+    WILD,
     WILD4,
     Card,
     Color,
@@ -36,7 +36,7 @@ from .errors import (
 from .events import Event
 from .scoring import end_round
 from .state import CHALLENGE, PLAY_DRAWN, GameState, Pending
-from .table import MATCHES, draw_cards, next_seat, shuffle, take_from_pile
+from .table import MATCHES, draw_cards, give_cards, next_seat, shuffle, take_from_pile
 
 _CUSTOM_INDEX: Final = {CUSTOM1: 0, CUSTOM2: 1, CUSTOM3: 2}
 
@@ -63,54 +63,57 @@ def check_turn(state: GameState, seat: int) -> Pending | None:
 
 
 def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
-    pending = check_turn(state, seat)
+    pending = state.pending
+    if pending is not None or state.turn != seat:
+        pending = check_turn(state, seat)
     card = command.card
     hand = state.hands[seat]
     if pending is not None and card != pending.card:
         raise RuleError(ILLEGAL_PLAY, "after drawing you may play only the card you drew")
     if card not in hand:
         raise RuleError(NOT_IN_HAND, f"you hold no {CARD_TEXT[card]}")
-    if not MATCHES[state.discard[-1] * 4 + state.color][card]:
-        raise RuleError(
-            ILLEGAL_PLAY, f"{CARD_TEXT[card]} does not match {CARD_TEXT[state.discard[-1]]}"
-        )
-    wild = IS_WILD[card]
-    if wild and command.color is None:
-        raise RuleError(NEED_COLOR, "choose a color for the wild")
+    discard = state.discard
+    if not MATCHES[discard[-1] * 4 + state.color][card]:
+        raise RuleError(ILLEGAL_PLAY, f"{CARD_TEXT[card]} does not match {CARD_TEXT[discard[-1]]}")
+    color = command.color
     rank = CARD_RANK[card]
-    custom = _CUSTOM_INDEX.get(rank)
-    effect = state.rules.custom_cards[custom].effect if custom is not None else ""
-    if effect == "swap_hands" and len(hand) > 1:
-        _check_target(state, seat, command.target)
-    begin_turn_action(state, seat)
+    effect = ""
+    if rank >= WILD:
+        if color is None:
+            raise RuleError(NEED_COLOR, "choose a color for the wild")
+        custom = _CUSTOM_INDEX.get(rank)
+        if custom is not None:
+            effect = state.rules.custom_cards[custom].effect
+            if effect == "swap_hands" and len(hand) > 1:
+                _check_target(state, seat, command.target)
+    else:
+        color = CARD_COLOR[card]
+    if state.catchable:
+        begin_turn_action(state, seat)
     state.pending = None
     prev_color = state.color
     hand.remove(card)
-    state.discard.append(card)
-    state.color = command.color if wild and command.color is not None else CARD_COLOR[card]
+    discard.append(card)
+    state.color = color
     left = len(hand)
     called = command.uno or state.precall == seat
     state.precall = -1
-    if left == 1 and called:
-        state.uno_called[seat] = True
-    elif left != 1:
-        state.uno_called[seat] = False
-    public = {
-        "seat": seat,
-        "card": CARD_TEXT[card],
-        "color": COLOR_LETTERS[state.color],
-        "cards_left": left,
-    }
+    state.uno_called[seat] = left == 1 and (called or state.uno_called[seat])
+    public = {"seat": seat, "card": CARD_TEXT[card], "color": COLOR_LETTERS[color]}
+    public["cards_left"] = left
     out.append(Event(ev.PLAYED, public))
     if left == 1 and called:
         out.append(Event(ev.UNO_CALLED, {"seat": seat}))
-    _apply_effect(state, seat, card, rank, effect, prev_color, command, out)
-    if not state.hands[seat] and rank != SHUFFLE:
+    if rank <= 9:
+        state.turn = next_seat(state, seat)
+    else:
+        _apply_effect(state, seat, rank, effect, prev_color, command, out)
+    left = len(state.hands[seat])
+    if left == 0 and rank != SHUFFLE:
         end_round(state, seat, out)
         return
-    if len(state.hands[seat]) == 1 and not state.uno_called[seat]:
-        waited = state.pending.seat if state.pending is not None else state.turn
-        state.catchable[seat] = waited
+    if left == 1 and not state.uno_called[seat]:
+        state.catchable[seat] = waited_seat(state)
         state.catch_open_ms[seat] = state.now_ms + state.rules.uno_grace_ms
     announce_turn(state, out)
 
@@ -123,7 +126,6 @@ def _check_target(state: GameState, seat: int, target: int | None) -> None:
 def _apply_effect(
     state: GameState,
     seat: int,
-    card: Card,
     rank: int,
     effect: str,
     prev_color: Color,
@@ -131,9 +133,7 @@ def _apply_effect(
     out: list[Event],
 ) -> None:
     went_out = not state.hands[seat]
-    if rank <= 9:
-        state.turn = next_seat(state, seat)
-    elif rank == SKIP:
+    if rank == SKIP:
         skipped = next_seat(state, seat)
         out.append(Event(ev.SKIPPED, {"seat": skipped}))
         state.turn = next_seat(state, skipped)
@@ -232,30 +232,20 @@ def _custom_effect(
 
 def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") -> None:
     """T-DRAW (and H-DRAW-UNTIL): a playable drawn card may be played, else the turn ends."""
-    if check_turn(state, seat) is not None:
+    if (state.pending is not None or state.turn != seat) and check_turn(state, seat) is not None:
         raise RuleError(DECISION_PENDING, "you already drew: play that card or keep it")
-    begin_turn_action(state, seat)
+    if state.catchable:
+        begin_turn_action(state, seat)
     state.precall = -1
-    hand = state.hands[seat]
     mask = MATCHES[state.discard[-1] * 4 + state.color]
     drawn: list[Card] = []
-    while True:
-        card = take_from_pile(state, out)
-        if card is None:
-            break
+    card = take_from_pile(state, out)
+    while card is not None:
         drawn.append(card)
         if mask[card] or not state.rules.draw_until_playable:
             break
-    hand.extend(drawn)
-    if len(hand) > 1:
-        state.uno_called[seat] = False
-    out.append(
-        Event(
-            ev.DREW,
-            {"seat": seat, "count": len(drawn), "reason": reason, "cards_left": len(hand)},
-            {seat: {"cards": [CARD_TEXT[c] for c in drawn]}},
-        )
-    )
+        card = take_from_pile(state, out)
+    give_cards(state, seat, drawn, reason, out)
     if drawn and mask[drawn[-1]]:
         state.pending = Pending(PLAY_DRAWN, seat, card=drawn[-1])
     else:
@@ -275,20 +265,16 @@ def keep(state: GameState, seat: int, out: list[Event]) -> None:
     announce_turn(state, out)
 
 
+def waited_seat(state: GameState) -> int:
+    """The seat whose next action begins its turn (and closes U-CATCH windows)."""
+    pending = state.pending
+    return pending.seat if pending is not None else state.turn
+
+
 def announce_turn(state: GameState, out: list[Event]) -> None:
     pending = state.pending
-    public: dict[str, object] = {"seat": state.turn}
-    if pending is not None:
-        public["pending"] = {"kind": pending.kind, "seat": pending.seat}
-    out.append(Event(ev.TURN, public))
-
-
-def held_color(hand: list[Card], color: Color) -> bool:
-    return any(CARD_COLOR[c] == color for c in hand)
-
-
-def drop_card(hand: list[Card], card: Card) -> None:
-    hand.remove(card)
-
-
-__all__ = ["announce_turn", "begin_turn_action", "draw", "keep", "play", "shuffle"]
+    if pending is None:
+        out.append(Event(ev.TURN, {"seat": state.turn}))
+    else:
+        public = {"seat": state.turn, "pending": {"kind": pending.kind, "seat": pending.seat}}
+        out.append(Event(ev.TURN, public))

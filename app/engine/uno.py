@@ -41,9 +41,7 @@ def catch(state: GameState, seat: int, target: int, out: list[Event]) -> None:
     if not 0 <= target < state.players or target == seat:
         raise RuleError(BAD_TARGET, "catch another player at the table")
     holds = (
-        target in state.catchable
-        and len(state.hands[target]) == 1
-        and not state.uno_called[target]
+        target in state.catchable and len(state.hands[target]) == 1 and not state.uno_called[target]
     )
     if holds:
         if state.now_ms < state.catch_open_ms.get(target, 0):

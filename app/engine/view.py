@@ -47,9 +47,7 @@ def pending_view(state: GameState, viewer: int | None) -> dict[str, Any] | None:
 
 def catchable_seats(state: GameState) -> list[int]:
     return sorted(
-        s
-        for s in state.catchable
-        if len(state.hands[s]) == 1 and not state.uno_called[s]
+        s for s in state.catchable if len(state.hands[s]) == 1 and not state.uno_called[s]
     )
 
 
