@@ -1,0 +1,142 @@
+"""The database engine and migrations, for SQLite (aiosqlite) and Postgres (asyncpg).
+
+    engine = create_engine(settings.database_url)   # one per process; dispose() on shutdown
+    await migrate(settings.database_url)             # in the app's lifespan, before serving
+
+SQLite runs in WAL mode with a busy timeout and foreign keys on, and every transaction starts
+with ``BEGIN IMMEDIATE``: a transaction that reads and then writes would otherwise fail with
+"database is locked" when another connection wrote in between, busy timeout or not.
+
+``migrate`` may be called by several workers starting at once: one of them upgrades while the
+others wait on a lock (a Postgres advisory lock; an exclusive lock on a file next to the SQLite
+database), then find nothing left to do. ``alembic upgrade head`` takes the same lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, event, func, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+# pg_advisory_xact_lock key: a constant the app uses for nothing else ("UNOMIG" in ASCII).
+MIGRATION_LOCK_KEY = 0x554E4F4D4947
+
+
+def normalize_url(url: str) -> str:
+    """Accept plain ``sqlite://`` and ``postgresql://`` URLs and pick the async drivers."""
+    parsed = make_url(url)
+    if parsed.drivername in ("sqlite", "sqlite+pysqlite"):
+        parsed = parsed.set(drivername="sqlite+aiosqlite")
+    elif parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+    return parsed.render_as_string(hide_password=False)
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
+    """An async engine for ``url`` (UNO_DATABASE_URL), with the SQLite settings applied."""
+    url = normalize_url(url)
+    if not is_sqlite(url):
+        kwargs.setdefault("pool_pre_ping", True)
+        return create_async_engine(url, **kwargs)
+    engine = create_async_engine(url, **kwargs)
+    event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
+    event.listen(engine.sync_engine, "begin", _sqlite_on_begin)
+    return engine
+
+
+def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # the driver must not BEGIN on its own: we do
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _sqlite_on_begin(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _sqlite_lock_path(url: str) -> Path | None:
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None  # an in-memory database lives in one process: nothing to race with
+    return Path(f"{os.path.abspath(database)}.migrate-lock")
+
+
+@contextlib.asynccontextmanager
+async def _file_lock(path: Path) -> AsyncIterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        # flock blocks: wait for it in a thread so the event loop stays free.
+        await asyncio.to_thread(fcntl.flock, fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+@contextlib.asynccontextmanager
+async def migration_connection(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """A connection in a transaction that holds the migration lock until it commits."""
+    url = engine.url.render_as_string(hide_password=False)
+    lock_path = _sqlite_lock_path(url) if is_sqlite(url) else None
+    async with contextlib.AsyncExitStack() as stack:
+        if lock_path is not None:
+            await stack.enter_async_context(_file_lock(lock_path))
+        conn = await stack.enter_async_context(engine.begin())
+        if not is_sqlite(url):
+            # Released by the commit; DDL is transactional on Postgres, so a waiting worker
+            # sees either no change or the whole upgrade.
+            await conn.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK_KEY)))
+        yield conn
+
+
+def alembic_config(url: str) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
+    return config
+
+
+async def _run(url: str, action: str, revision: str) -> None:
+    config = alembic_config(url)
+    engine = create_engine(url)
+    try:
+        async with migration_connection(engine) as conn:
+
+            def run(sync_conn: Connection) -> None:
+                config.attributes["connection"] = sync_conn  # env.py uses it as it is
+                getattr(command, action)(config, revision)
+
+            await conn.run_sync(run)
+    finally:
+        await engine.dispose()
+
+
+async def migrate(url: str, revision: str = "head") -> None:
+    """``alembic upgrade head``, safe when several workers start at once."""
+    await _run(url, "upgrade", revision)
+
+
+async def downgrade(url: str, revision: str = "base") -> None:
+    await _run(url, "downgrade", revision)

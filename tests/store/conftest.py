@@ -1,0 +1,68 @@
+"""Every store test runs on SQLite and on Postgres (``db_url`` is parametrized over both).
+
+SQLite: a fresh migrated file per test. Postgres: one database per test session, migrated once,
+emptied before each test (TRUNCATE is much faster than a new database).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.store.db import create_engine, migrate
+from app.store.models import Base
+from tests.services import drop_postgres_database, fresh_postgres_database, postgres_url
+
+BACKENDS = ["sqlite", "postgres"]
+T = TypeVar("T")
+
+
+def run_in_thread(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on its own loop: session fixtures are set up from inside a test's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres() -> Iterator[str]:
+    postgres_url()  # skips (or fails) here, in the test's thread, when Postgres is away
+    name = f"uno_store_test_{os.getpid()}"
+
+    async def setup() -> str:
+        url = await fresh_postgres_database(name)
+        await migrate(url)
+        return url
+
+    url = run_in_thread(setup())
+    yield url
+    run_in_thread(drop_postgres_database(name))
+
+
+@pytest.fixture(params=BACKENDS)
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        sqlite_url = f"sqlite+aiosqlite:///{tmp_path / 'uno.db'}"
+        await migrate(sqlite_url)
+        return sqlite_url
+    url = str(request.getfixturevalue("migrated_postgres"))
+    engine = create_engine(url)
+    tables = ", ".join(table.name for table in Base.metadata.sorted_tables)
+    async with engine.begin() as conn:
+        await conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    await engine.dispose()
+    return url
+
+
+@pytest.fixture
+async def engine(db_url: str) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(db_url)
+    yield engine
+    await engine.dispose()
