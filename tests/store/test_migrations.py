@@ -1,0 +1,101 @@
+"""Migrations: up, down and up again on an empty database; workers starting at once."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import Connection, inspect, text
+
+from app.store.db import create_engine, downgrade, migrate
+from app.store.models import Base
+from tests.services import drop_postgres_database, fresh_postgres_database
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
+        return
+    name = f"uno_migrate_test_{os.getpid()}"
+    yield await fresh_postgres_database(name)
+    await drop_postgres_database(name)
+
+
+async def tables_and_version(url: str) -> tuple[set[str], list[str]]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            tables = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
+            version: list[str] = []
+            if "alembic_version" in tables:
+                rows = await conn.execute(text("SELECT version_num FROM alembic_version"))
+                version = list(rows.scalars())
+            return tables - {"alembic_version"}, version
+    finally:
+        await engine.dispose()
+
+
+async def test_upgrade_downgrade_upgrade_on_an_empty_database(empty_url: str) -> None:
+    all_tables = set(Base.metadata.tables)
+    await migrate(empty_url)
+    assert await tables_and_version(empty_url) == (all_tables, ["0001"])
+    await downgrade(empty_url, "base")
+    assert await tables_and_version(empty_url) == (set(), [])
+    await migrate(empty_url)
+    assert await tables_and_version(empty_url) == (all_tables, ["0001"])
+
+
+async def test_migrations_create_exactly_the_models(empty_url: str) -> None:
+    await migrate(empty_url)
+
+    def diff(conn: Connection) -> list[object]:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        return list(compare_metadata(context, Base.metadata))
+
+    engine = create_engine(empty_url)
+    try:
+        async with engine.connect() as conn:
+            assert await conn.run_sync(diff) == []
+    finally:
+        await engine.dispose()
+
+
+async def test_workers_starting_at_once_migrate_once(empty_url: str) -> None:
+    # Separate processes, as uvicorn workers would be; each runs the lifespan's migrate().
+    script = (
+        "import asyncio, sys\nfrom app.store.db import migrate\nasyncio.run(migrate(sys.argv[1]))"
+    )
+    workers = [
+        await asyncio.create_subprocess_exec(
+            sys.executable, "-c", script, empty_url, cwd=ROOT, stderr=asyncio.subprocess.PIPE
+        )
+        for _ in range(4)
+    ]
+    results = [await worker.communicate() for worker in workers]
+    assert [w.returncode for w in workers] == [0] * 4, [err.decode() for _, err in results]
+    assert await tables_and_version(empty_url) == (set(Base.metadata.tables), ["0001"])
+
+
+async def test_the_alembic_command_line_round_trips(empty_url: str) -> None:
+    alembic = Path(sys.executable).with_name("alembic")
+    for args in (["upgrade", "head"], ["downgrade", "base"], ["upgrade", "head"]):
+        proc = await asyncio.create_subprocess_exec(
+            str(alembic),
+            *args,
+            cwd=ROOT,
+            env={**os.environ, "UNO_DATABASE_URL": empty_url},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        _, err = await proc.communicate()
+        assert proc.returncode == 0, err.decode()
+    assert await tables_and_version(empty_url) == (set(Base.metadata.tables), ["0001"])
