@@ -2,16 +2,39 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
+    """Every knob of the server. ``database_url="memory://"`` keeps rooms in memory only."""
+
     model_config = SettingsConfigDict(env_prefix="UNO_")
 
     database_url: str = "sqlite+aiosqlite:///./uno.db"
     redis_url: str | None = None
     testing: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8000
+    static_dir: str = "static"
+    # Rooms
+    max_rooms: int = 5000
+    idle_seconds: float = 600.0  # a room nobody is connected to is unloaded after this
+    host_grace_seconds: float = 10.0  # a disconnected host keeps the role this long
+    bot_delay_ms: tuple[int, int] = (700, 1600)  # a bot "thinks" this long before acting
+    snapshot_every: int = 100  # records between engine snapshots
+    keep_events: int = 256  # events kept per room for ``since`` resumes (>= 200)
+    # Limits
+    max_frame_bytes: int = 4096
+    player_rate: int = 100  # messages per ``rate_window_seconds``
+    spectator_rate: int = 50
+    rate_window_seconds: float = 20.0
+    rate_abuse_extra: int = 20  # refused messages past the limit before the socket is closed
+    send_queue_limit: int = 64
+    unknown_code_rate: int = 30  # unknown room codes per minute and client before 429
 
 
+@lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings()

@@ -2,16 +2,77 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from app.api import errors, health, rooms, ws
+from app.api.deps import Services
+from app.api.limits import KeyedRateLimiter
+from app.bus import InProcessBus
+from app.config import Settings, get_settings
+from app.rooms import Hub, RoomRegistry
+from app.store.base import RoomStore
+from app.store.memory import MemoryRoomStore
+
+log = logging.getLogger("uno")
 
 
-def create_app() -> FastAPI:
-    application = FastAPI(title="UNO", version="0.1.0")
+async def open_store(settings: Settings) -> tuple[RoomStore, object | None]:
+    """The room store and the SQL engine to dispose of (None for the in-memory store)."""
+    if settings.database_url == "memory://":
+        return MemoryRoomStore(), None
+    from app.store.db import create_engine, migrate  # noqa: PLC0415 (SQL only when configured)
+    from app.store.sql import SqlRoomStore  # noqa: PLC0415
 
-    @application.get("/healthz")
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    await migrate(settings.database_url)
+    engine = create_engine(settings.database_url)
+    return SqlRoomStore(engine), engine
 
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(application: FastAPI) -> AsyncIterator[None]:
+        if settings.redis_url:
+            log.warning("UNO_REDIS_URL is set but this build runs the in-process bus: one worker")
+        store, engine = await open_store(settings)
+        bus = InProcessBus()
+        hub = Hub(bus)
+        registry = RoomRegistry(store, bus, settings)
+        registry.spectators = hub.spectators
+        application.state.services = Services(
+            settings, store, bus, registry, hub,
+            KeyedRateLimiter(settings.unknown_code_rate, 60.0),
+        )
+        recovered = await registry.recover()
+        log.info("serving; %d rooms recovered from the store", recovered)
+        try:
+            yield
+        finally:
+            await registry.close()
+            await bus.close()
+            if engine is not None:
+                await engine.dispose()  # type: ignore[attr-defined]
+
+    application = FastAPI(
+        title="UNO",
+        version="0.1.0",
+        description="Real-time UNO rooms over WebSockets. See docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    errors.install(application)
+    application.include_router(health.router)
+    application.include_router(rooms.router)
+    application.include_router(ws.router)
+    static = Path(settings.static_dir)
+    if static.is_dir():  # after the API routes: "/" serves the browser client
+        application.mount("/", StaticFiles(directory=static, html=True), name="static")
     return application
 
 

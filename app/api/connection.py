@@ -1,0 +1,85 @@
+"""One WebSocket as the room layer sees it: a seat (or none), a bounded send queue drained by a
+writer task, and the rule that a client which stops reading is dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import deque
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+log = logging.getLogger("uno.ws")
+
+CLOSE_TOO_SLOW = 4408
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, token_hash: str | None, queue_limit: int) -> None:
+        self.ws = ws
+        self.token_hash = token_hash
+        self.seat: int | None = None
+        self.queue_limit = queue_limit
+        self.ready = False  # False until ``begin``: frames wait in ``_early``
+        self._early: list[tuple[int, str]] = []
+        self._queue: deque[str] = deque()
+        self._wake = asyncio.Event()
+        self.closing: tuple[int, str] | None = None
+        self.writer: asyncio.Task[None] | None = None
+
+    # -- the Viewer protocol (called by the hub and the room, never awaited) ----------------
+
+    def deliver(self, seq: int, frame: str) -> None:
+        if not self.ready:
+            self._early.append((seq, frame))
+        else:
+            self._push(frame)
+
+    def begin(self, frames: list[str], seq: int) -> None:
+        for frame in frames:
+            self._push(frame)
+        if not self.ready:
+            for early_seq, frame in self._early:
+                if early_seq > seq:
+                    self._push(frame)
+            self._early.clear()
+            self.ready = True
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closing is None:
+            self.closing = (code, reason)
+            self._wake.set()
+
+    # -- used by the endpoint --------------------------------------------------------------
+
+    def send(self, message: dict[str, Any]) -> None:
+        self._push(json.dumps(message, separators=(",", ":")))
+
+    def _push(self, frame: str) -> None:
+        if self.closing is not None:
+            return
+        if len(self._queue) >= self.queue_limit:
+            # The client does not read: drop it rather than hold frames for it forever.
+            log.info("dropping a socket with %d frames unsent", len(self._queue))
+            self.closing = (CLOSE_TOO_SLOW, "too slow: frames are not being read")
+            self._queue.clear()
+            if self.writer is not None:
+                self.writer.cancel()
+            return
+        self._queue.append(frame)
+        self._wake.set()
+
+    async def write_loop(self) -> None:
+        """Send queued frames in order; on ``close`` send the close frame and stop."""
+        queue = self._queue
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while queue and self.closing is None:
+                await self.ws.send_text(queue.popleft())
+            if self.closing is not None:
+                code, reason = self.closing
+                await self.ws.close(code, reason)
+                return

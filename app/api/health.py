@@ -1,0 +1,77 @@
+"""/healthz (process up), /readyz (store and bus reachable), /metrics (Prometheus text)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, PlainTextResponse
+
+from app.rooms.metrics import LATENCY_BUCKETS, METRICS
+
+from .deps import ServicesDep
+
+router = APIRouter(tags=["health"])
+log = logging.getLogger("uno.api")
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/readyz")
+async def readyz(services: ServicesDep) -> JSONResponse:
+    checks: dict[str, str] = {}
+    try:
+        async with asyncio.timeout(2):
+            await services.store.load_room("----")
+        checks["database"] = "ok"
+    except Exception as exc:  # any failure means not ready; say which
+        log.warning("readyz: database: %r", exc)
+        checks["database"] = "unreachable"
+    try:
+        async with asyncio.timeout(2):
+            ok = await services.bus.ping()
+        checks["bus"] = "ok" if ok else "unreachable"
+    except Exception as exc:
+        log.warning("readyz: bus: %r", exc)
+        checks["bus"] = "unreachable"
+    ready = all(v == "ok" for v in checks.values())
+    body = {"status": "ready" if ready else "not_ready", **checks}
+    return JSONResponse(body, status_code=200 if ready else 503)
+
+
+@router.get("/metrics", response_class=PlainTextResponse)
+async def metrics(services: ServicesDep) -> str:
+    lines = [
+        "# HELP uno_rooms Rooms loaded on this worker.",
+        "# TYPE uno_rooms gauge",
+        f"uno_rooms {len(services.registry.rooms)}",
+        "# HELP uno_sockets Open WebSocket connections on this worker.",
+        "# TYPE uno_sockets gauge",
+        f"uno_sockets {services.hub.count()}",
+        "# HELP uno_commands_total Commands accepted and published.",
+        "# TYPE uno_commands_total counter",
+        f"uno_commands_total {METRICS.commands}",
+        "# HELP uno_commands_per_second Accepted commands per second over the last 10 s.",
+        "# TYPE uno_commands_per_second gauge",
+        f"uno_commands_per_second {METRICS.commands_per_second():.3f}",
+        "# HELP uno_command_latency_seconds From a command's arrival to its last event sent out.",
+        "# TYPE uno_command_latency_seconds histogram",
+    ]
+    running = 0
+    for bound, count in zip(LATENCY_BUCKETS, METRICS.latency_counts, strict=False):
+        running += count
+        lines.append(f'uno_command_latency_seconds_bucket{{le="{bound}"}} {running}')
+    lines.append(f'uno_command_latency_seconds_bucket{{le="+Inf"}} {METRICS.commands}')
+    lines.append(f"uno_command_latency_seconds_sum {METRICS.latency_sum:.6f}")
+    lines.append(f"uno_command_latency_seconds_count {METRICS.commands}")
+    lines += [
+        "# HELP uno_errors_total Errors answered, by code.",
+        "# TYPE uno_errors_total counter",
+    ]
+    for code, count in sorted(METRICS.errors.items()):
+        lines.append(f'uno_errors_total{{code="{code}"}} {count}')
+    return "\n".join(lines) + "\n"

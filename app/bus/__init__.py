@@ -1,0 +1,6 @@
+"""Publish/subscribe and leases behind one small interface (DESIGN.md "Rooms across workers")."""
+
+from .base import Bus, Handler, Unsubscribe
+from .memory import InProcessBus
+
+__all__ = ["Bus", "Handler", "InProcessBus", "Unsubscribe"]

@@ -1,0 +1,26 @@
+"""Room codes (short, easy to read aloud) and seat tokens (unguessable, stored only as hashes)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+# Consonants only: no vowels (no words), no look-alikes (I, O, 0, 1).
+CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"
+CODE_LENGTH = 4
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: str) -> str:
+    return code.strip().upper()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()

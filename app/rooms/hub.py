@@ -1,0 +1,104 @@
+"""This worker's connections, room by room: each bus message becomes one frame per connection,
+filtered through ``Event.for_viewer`` for the connection's seat (the only merge of private parts).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from app.bus import Bus, Unsubscribe
+from app.engine import Event
+
+# Close codes the room layer asks for.
+CLOSE_KICKED = 4403
+CLOSE_ROOM_GONE = 4410
+CLOSE_RELOAD = 1012  # service restart: reconnect and resume
+
+
+class Viewer(Protocol):
+    """One socket as the room layer sees it."""
+
+    seat: int | None
+    token_hash: str | None
+
+    def deliver(self, seq: int, frame: str) -> None:
+        """Queue an event frame; frames that arrive before ``begin`` wait for it."""
+
+    def begin(self, frames: list[str], seq: int) -> None:
+        """Send the first frames (a state, or the events after ``since``) current up to ``seq``;
+        waiting frames with a higher seq follow, lower ones are dropped."""
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+def room_topic(code: str) -> str:
+    return f"room:{code}"
+
+
+def event_frame(seq: int, event: dict[str, Any]) -> str:
+    return json.dumps({"type": "event", "seq": seq, "event": event}, separators=(",", ":"))
+
+
+class Hub:
+    def __init__(self, bus: Bus) -> None:
+        self._bus = bus
+        self._viewers: dict[str, set[Viewer]] = {}
+        self._unsubscribe: dict[str, Unsubscribe] = {}
+
+    def attach(self, code: str, viewer: Viewer) -> None:
+        viewers = self._viewers.get(code)
+        if viewers is None:
+            viewers = self._viewers[code] = set()
+            self._unsubscribe[code] = self._bus.subscribe(
+                room_topic(code), lambda message: self._on_message(code, message)
+            )
+        viewers.add(viewer)
+
+    def detach(self, code: str, viewer: Viewer) -> None:
+        viewers = self._viewers.get(code)
+        if viewers is None:
+            return
+        viewers.discard(viewer)
+        if not viewers:
+            del self._viewers[code]
+            self._unsubscribe.pop(code)()
+
+    def count(self, code: str | None = None) -> int:
+        if code is not None:
+            return len(self._viewers.get(code, ()))
+        return sum(len(v) for v in self._viewers.values())
+
+    def spectators(self, code: str) -> int:
+        return sum(1 for v in self._viewers.get(code, ()) if v.seat is None)
+
+    def _on_message(self, code: str, message: dict[str, Any]) -> None:
+        viewers = self._viewers.get(code)
+        if not viewers:
+            return
+        control = message.get("control")
+        if control is None:
+            self._fan_out(viewers, message["seq"], Event.from_dict(message["event"]))
+        elif control == "reseat":
+            moves: dict[str, int] = message["seats"]
+            for viewer in viewers:
+                if viewer.token_hash in moves:
+                    viewer.seat = moves[viewer.token_hash]
+        elif control == "revoke":
+            for viewer in list(viewers):
+                if viewer.token_hash == message["token_hash"]:
+                    viewer.close(CLOSE_KICKED, "removed from the table by the host")
+        elif control == "closed":
+            for viewer in list(viewers):
+                viewer.close(message.get("close", CLOSE_ROOM_GONE), message.get("reason", ""))
+
+    @staticmethod
+    def _fan_out(viewers: set[Viewer], seq: int, event: Event) -> None:
+        public = event_frame(seq, event.for_viewer(None))
+        private = event.private or {}
+        for viewer in list(viewers):
+            seat = viewer.seat
+            if seat is not None and seat in private:
+                viewer.deliver(seq, event_frame(seq, event.for_viewer(seat)))
+            else:
+                viewer.deliver(seq, public)

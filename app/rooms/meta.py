@@ -1,0 +1,66 @@
+"""A room's own state besides the engine's: seats, names, token hashes, host, phase, rules.
+
+Stored as the ``meta`` dict of ``RoomStore`` with every change, so the latest stored meta is the
+room's current meta.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+LOBBY = "lobby"
+IN_MATCH = "in_match"  # the engine's phase says playing / round_over / match_over
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    name: str
+    token_hash: str  # "" for a bot
+    bot: bool = False
+    player_key: str | None = None
+    connected: bool = False
+    disconnected_ms: int | None = None  # when the last connection of this seat closed
+
+    @property
+    def human(self) -> bool:
+        return not self.bot
+
+
+@dataclass(slots=True)
+class RoomMeta:
+    code: str
+    rules: dict[str, Any]
+    preset: str = "official"
+    public: bool = True
+    max_players: int = 10
+    seed: int = 0
+    deal: dict[str, Any] | None = None  # UNO_TESTING: the first match's first round
+    league: str | None = None
+    phase: str = LOBBY
+    host: int | None = 0
+    match: str | None = None
+    matches_started: int = 0
+    created_ms: int = 0
+    seats: list[SeatInfo] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> RoomMeta:
+        values = dict(data)
+        seats = [SeatInfo(**s) for s in values.pop("seats", [])]
+        return RoomMeta(**values, seats=seats)
+
+    def seat_of_token(self, hashed: str) -> int | None:
+        for seat, info in enumerate(self.seats):
+            if info.token_hash and info.token_hash == hashed:
+                return seat
+        return None
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        return [
+            {"seat": s, "name": info.name, "bot": info.bot, "connected": info.connected or info.bot}
+            for s, info in enumerate(self.seats)
+        ]

@@ -1,0 +1,291 @@
+"""The room actor: one asyncio task per room applies everything that changes the room, one item
+at a time in arrival order, stores it, then publishes its events with a room-wide gap-free seq.
+
+Everything goes through the inbox: client commands, joins, connects (so a connection's first
+state and the events after it never overlap or leave a gap), bot moves, timers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from app.bus import Bus
+from app.config import Settings
+from app.engine import EngineError, Event, Game, command_to_wire, parse_command
+from app.engine.commands import Command, NextRound, Timeout
+from app.store.base import RoomRecord, RoomStore
+
+from . import host, lobby
+from .bot_driver import BotDriver
+from .errors import FORBIDDEN, WRONG_PHASE, RoomError, RoomUnavailable
+from .hub import CLOSE_RELOAD, room_topic
+from .items import Item
+from .meta import LOBBY, RoomMeta
+from .metrics import METRICS
+from .views import state_view
+
+log = logging.getLogger("uno.room")
+
+Clock = Callable[[], int]
+
+# Client message types the room itself answers; every other type goes to the engine.
+HOST_COMMANDS = frozenset({"start", "rules", "add_bot", "kick", "next_round"})
+CLIENT_ENGINE_TYPES = frozenset(
+    {"play", "draw", "keep", "uno", "catch", "challenge", "accept", "choose_color", "give", "slap"}
+)
+
+
+def wall_clock_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Room:
+    def __init__(
+        self,
+        meta: RoomMeta,
+        store: RoomStore,
+        bus: Bus,
+        settings: Settings,
+        clock: Clock = wall_clock_ms,
+        game: Game | None = None,
+        seq: int = 0,
+        history: list[tuple[int, Event]] | None = None,
+    ) -> None:
+        self.code = meta.code
+        self.meta = meta
+        self.game = game
+        self.seq = seq
+        self.store = store
+        self.bus = bus
+        self.settings = settings
+        self.clock = clock
+        self.history: deque[tuple[int, Event]] = deque(history or (), settings.keep_events)
+        self.inbox: asyncio.Queue[Item] = asyncio.Queue()
+        self.viewers = 0
+        self.seat_connections: dict[str, int] = {}  # token hash -> open sockets
+        self.bots = BotDriver(self, random.Random(meta.seed ^ 0x5EED))
+        self.records_since_snapshot = 0
+        self.stopped = False
+        self.empty_since = time.monotonic()
+        self.on_stop: Callable[[Room], None] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    # -- outside API (called from HTTP and socket handlers) -----------------------------------
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=f"room {self.code}")
+        self.bots.schedule()
+        self.later(self.settings.idle_seconds, Item("idle_check"))
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def ask(self, item: Item) -> Any:
+        """Queue ``item`` and wait for its result (or its RoomError / EngineError)."""
+        if self.stopped:
+            raise RoomUnavailable()
+        item.future = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait(item)
+        return await item.future
+
+    def later(self, delay: float, item: Item) -> None:
+        asyncio.get_running_loop().call_later(max(0.0, delay), self._post, item)
+
+    def _post(self, item: Item) -> None:
+        if not self.stopped:
+            self.inbox.put_nowait(item)
+
+    # -- the actor loop -------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                delay = self._timer_delay()
+                try:
+                    async with asyncio.timeout(delay):
+                        item = await self.inbox.get()
+                except TimeoutError:
+                    await self._on_deadline()
+                    continue
+                await self._handle(item)
+                if self.stopped:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s failed; it will reload from the store", self.code)
+            await self._shut(CLOSE_RELOAD, "the room is reloading: reconnect and resume")
+        finally:
+            self.stopped = True
+            self._fail_waiting()
+
+    async def _handle(self, item: Item) -> None:
+        try:
+            result = await self._dispatch(item)
+        except (EngineError, RoomError) as exc:
+            METRICS.error(exc.code)
+            if item.future is not None and not item.future.done():
+                item.future.set_exception(exc)
+            return
+        if item.future is not None and not item.future.done():
+            item.future.set_result(result)
+        if item.kind in ("command", "bot"):
+            METRICS.command_done(time.perf_counter() - item.arrived)
+
+    async def _dispatch(self, item: Item) -> Any:
+        kind = item.kind
+        if kind == "command":
+            assert item.message is not None
+            return await self._client_command(item.seat, item.message)
+        if kind == "bot":
+            return await self.bots.act(item.seat)
+        if kind == "connect":
+            assert item.viewer is not None
+            return await lobby.connect(self, item.viewer, item.since)
+        if kind == "disconnect":
+            assert item.viewer is not None
+            return await lobby.disconnect(self, item.viewer)
+        if kind == "sync":
+            assert item.viewer is not None
+            item.viewer.begin([self.state_frame(item.viewer.seat)], self.seq)
+            return None
+        if kind == "join":
+            assert item.message is not None
+            return await lobby.join(self, item.message)
+        if kind == "host_check":
+            return await host.pass_host_if_gone(self)
+        if kind == "idle_check":
+            return await self._idle_check()
+        raise RoomError("bad_message", f"unknown room item {kind!r}")
+
+    async def _client_command(self, seat: int | None, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if not isinstance(kind, str):
+            raise RoomError("bad_message", "a message needs a string 'type'")
+        if seat is None and kind != "sync":
+            raise RoomError(FORBIDDEN, "spectators may only watch")
+        assert seat is not None
+        if kind in HOST_COMMANDS:
+            if self.meta.host != seat:
+                raise RoomError(FORBIDDEN, f"only the host may send {kind!r}")
+            await host.command(self, seat, kind, message)
+        elif kind == "chat":
+            await lobby.chat(self, seat, message)
+        elif kind == "leave":
+            await lobby.leave(self, seat)
+        elif kind in CLIENT_ENGINE_TYPES:
+            await self.engine_command(seat, parse_command(message))
+        else:
+            raise RoomError("bad_message", f"unknown message type {kind!r}")
+
+    # -- applying, storing, publishing ----------------------------------------------------------
+
+    async def engine_command(self, seat: int | None, command: Command) -> None:
+        """Apply one command to the engine (refused: EngineError, nothing changed), then commit."""
+        game = self.game
+        if game is None or self.meta.phase == LOBBY:
+            raise RoomError(WRONG_PHASE, "the match has not started yet")
+        if isinstance(command, NextRound | Timeout) and seat is not None and seat != self.meta.host:
+            raise RoomError(FORBIDDEN, "only the host deals the next round")
+        now = self.clock()
+        events = game.apply(seat if seat is not None else 0, command, now)
+        await self.commit(seat, command_to_wire(command), events, now)
+
+    async def commit(
+        self,
+        seat: int | None,
+        command: dict[str, Any],
+        events: list[Event],
+        now: int | None = None,
+        meta_changed: bool = False,
+        controls: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Store the record, then publish its events (and any control messages) in seq order."""
+        stamped: list[tuple[int, Event]] = []
+        for event in events:
+            self.seq += 1
+            stamped.append((self.seq, event))
+        record = RoomRecord(
+            self.seq,
+            seat,
+            command,
+            self.clock() if now is None else now,
+            [{**e.to_dict(), "seq": s} for s, e in stamped],
+        )
+        await self.store.append(self.code, record, self.meta.to_dict() if meta_changed else None)
+        topic = room_topic(self.code)
+        for seq, event in stamped:
+            self.history.append((seq, event))
+            await self.bus.publish(topic, {"seq": seq, "event": event.to_dict()})
+        for control in controls or ():
+            await self.bus.publish(topic, control)
+        self.records_since_snapshot += 1
+        if self.game is not None and (
+            self.records_since_snapshot >= self.settings.snapshot_every
+            or command.get("type") in ("start", "next_round")
+        ):
+            await self.store.save_snapshot(self.code, self.seq, self.game.snapshot())
+            self.records_since_snapshot = 0
+        self.bots.schedule()
+
+    # -- views and timers -----------------------------------------------------------------------
+
+    def state_frame(self, seat: int | None) -> str:
+        view = state_view(self.meta, self.game, seat, self.seq)
+        return json.dumps({"type": "state", "seq": self.seq, "state": view}, separators=(",", ":"))
+
+    def _timer_delay(self) -> float | None:
+        game = self.game
+        if game is None or self.meta.phase == LOBBY or game.deadline_ms is None:
+            return None
+        return max(0.0, (game.deadline_ms - self.clock()) / 1000)
+
+    async def _on_deadline(self) -> None:
+        """O-TIMER: the engine acts for the waited seat; too early (clock skew) waits again."""
+        try:
+            await self.engine_command(None, Timeout())
+        except EngineError as exc:
+            log.debug("room %s: timeout refused: %s", self.code, exc.message)
+            await asyncio.sleep(0.01)
+
+    async def _idle_check(self) -> None:
+        """Unload a room nobody has watched for ``idle_seconds``; a finished one is closed."""
+        empty_for = time.monotonic() - self.empty_since
+        if self.viewers > 0 or empty_for < self.settings.idle_seconds - 0.05:
+            return
+        game = self.game
+        finished = game is None or self.meta.phase == LOBBY or game.phase == "match_over"
+        if finished:
+            await self.store.close_room(self.code)
+        log.info("room %s unloaded: nobody connected for %.0f s", self.code,
+                 self.settings.idle_seconds)
+        await self._shut(None, "")
+
+    async def _shut(self, close: int | None, reason: str) -> None:
+        self.stopped = True
+        if close is not None:
+            await self.bus.publish(
+                room_topic(self.code), {"control": "closed", "close": close, "reason": reason}
+            )
+        if self.on_stop is not None:
+            self.on_stop(self)
+
+    def _fail_waiting(self) -> None:
+        while not self.inbox.empty():
+            item = self.inbox.get_nowait()
+            if item.future is not None and not item.future.done():
+                item.future.set_exception(RoomUnavailable())
+
+
+__all__ = ["Room", "wall_clock_ms"]

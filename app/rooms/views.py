@@ -1,0 +1,71 @@
+"""The ``state`` a connection gets: the engine's view for its seat plus the room's own parts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine import Game
+
+from .meta import LOBBY, RoomMeta
+
+
+def state_view(meta: RoomMeta, game: Game | None, seat: int | None, seq: int) -> dict[str, Any]:
+    """PROTOCOL.md's state view for ``seat`` (None: a spectator). Only ``game.view`` reads hands."""
+    if game is None or meta.phase == LOBBY:
+        view: dict[str, Any] = {
+            "phase": LOBBY,
+            "round": 0,
+            "dealer": None,
+            "seats": [
+                {"seat": s, "cards": 0, "uno": False, "score": 0, "round_wins": 0, "out": False}
+                for s in range(len(meta.seats))
+            ],
+            "you": None if seat is None else {"seat": seat, "hand": []},
+            "turn": None,
+            "direction": 1,
+            "top": None,
+            "color": None,
+            "draw_pile": 0,
+            "discard_pile": 0,
+            "pending": None,
+            "catchable": [],
+            "deadline_ms": None,
+            "last_round": None,
+            "result": None,
+        }
+    else:
+        view = game.view(seat)
+    names = meta.public_seats()
+    for entry in view["seats"]:
+        entry.update(names[entry["seat"]])
+    view.update(
+        code=meta.code,
+        rules=meta.rules,
+        preset=meta.preset,
+        seq=seq,
+        host=meta.host,
+        match=meta.match,
+        public=meta.public,
+        max_players=meta.max_players,
+    )
+    return view
+
+
+def summary(meta: RoomMeta, game: Game | None, spectators: int) -> dict[str, Any]:
+    """A room's public summary (GET /api/rooms/{code}): no hands, no tokens."""
+    phase = meta.phase if game is None or meta.phase == LOBBY else game.phase
+    host = meta.seats[meta.host].name if meta.host is not None else None
+    return {
+        "code": meta.code,
+        "phase": phase,
+        "host": host,
+        "players": len(meta.seats),
+        "max_players": meta.max_players,
+        "seats": meta.public_seats(),
+        "spectators": spectators,
+        "public": meta.public,
+        "preset": meta.preset,
+        "rules": meta.rules,
+        "match": meta.match,
+        "open": phase in (LOBBY, "match_over") and len(meta.seats) < meta.max_players,
+    }
