@@ -43,6 +43,20 @@ CLIENT_ENGINE_TYPES = frozenset(
 )
 
 
+# Refusals that mean "the table moved on" when the client acted on an older seq.
+_STALE_CODES = frozenset({"not_your_turn", "not_catchable", "nothing_to_do", "illegal_play"})
+
+
+def too_late_or(exc: EngineError, seen: Any, seq: int) -> EngineError | RoomError:
+    """A command carrying the ``seq`` its sender had seen, refused because events came after
+    it, is answered ``too_late`` (the race was lost) instead of the engine's code."""
+    stale = isinstance(seen, int) and not isinstance(seen, bool) and seen < seq
+    if exc.code in _STALE_CODES and stale:
+        return RoomError("too_late", f"too late: {exc.message} (the table moved on after "
+                         f"seq {seen})")
+    return exc
+
+
 def wall_clock_ms() -> int:
     return int(time.time() * 1000)
 
@@ -185,7 +199,10 @@ class Room:
         elif kind == "leave":
             await lobby.leave(self, seat)
         elif kind in CLIENT_ENGINE_TYPES:
-            await self.engine_command(seat, parse_command(message))
+            try:
+                await self.engine_command(seat, parse_command(message))
+            except EngineError as exc:
+                raise too_late_or(exc, message.get("seq"), self.seq) from None
         else:
             raise RoomError("bad_message", f"unknown message type {kind!r}")
 
