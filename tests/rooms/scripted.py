@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .client import Client, Frame
@@ -73,5 +74,9 @@ async def play_until_round_over(
                     "not_your_turn", "nothing_to_do", "decision_pending"), answer
                 moved = True
         if not moved:  # waiting for bots (or a timer): give them a moment
-            await players[0].wait_for(lambda f: f["type"] == "event" and f["seq"] > seq, timeout=5)
+            await players[0].wait_for(_event_after(seq), 5)
     raise AssertionError("the round did not end")
+
+
+def _event_after(seq: int) -> Callable[[Frame], bool]:
+    return lambda f: f["type"] == "event" and f["seq"] > seq

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from tests.server_fixture import ServerProcess
 
-from .client import connect, make_table
+from .client import Client, connect, make_table
 
 NO_TIMER = {"turn_seconds": 0}
 
@@ -50,7 +51,7 @@ async def test_refused_commands_get_precise_codes_and_change_nothing(
     assert (await ann.cmd("play", card="R1"))["code"] == "wrong_phase"  # lobby
     await ann.ok("start")
     before = await ann.state()
-    refusals = [
+    refusals: list[tuple[Client, dict[str, Any], str]] = [
         (bob, {"type": "play", "card": "G3"}, "not_your_turn"),
         (ann, {"type": "play", "card": "G3"}, "not_in_hand"),
         (ann, {"type": "play", "card": "B7"}, "illegal_play"),
