@@ -18,8 +18,11 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store.db import create_engine, migrate
+from app.store.history import HistoryStore
 from app.store.models import Base
+from app.store.sql import SqlRoomStore
 from tests.services import drop_postgres_database, fresh_postgres_database, postgres_url
+from tests.store.scripted import Recorder
 
 BACKENDS = ["sqlite", "postgres"]
 T = TypeVar("T")
@@ -66,3 +69,18 @@ async def engine(db_url: str) -> AsyncIterator[AsyncEngine]:
     engine = create_engine(db_url)
     yield engine
     await engine.dispose()
+
+
+@pytest.fixture
+def rooms(engine: AsyncEngine) -> SqlRoomStore:
+    return SqlRoomStore(engine)
+
+
+@pytest.fixture
+def history(engine: AsyncEngine) -> HistoryStore:
+    return HistoryStore(engine)
+
+
+@pytest.fixture
+def recorder(rooms: SqlRoomStore, history: HistoryStore) -> Recorder:
+    return Recorder(rooms, history)

@@ -1,0 +1,240 @@
+"""``HistoryStore``: what the room layer records about players, matches and leagues.
+
+    history = HistoryStore(engine)                       # engine: app.store.db.create_engine
+    player = await history.create_player("Ann")          # POST /api/players; keep player.key
+    profile = await history.player_by_key(key)           # create/join with "player_key"
+    match_id = await history.start_match("ABCD", seed=7, rules=rules.to_dict(),
+                                         seats=[SeatInfo("Ann", profile.id), ...],
+                                         first_seq=record.seq, league_id=None)
+    await history.record_round(match_id, round_over)     # each ROUND_OVER event's public part
+    await history.leave_match(match_id, seat)            # a profile left; its seat plays on
+    await history.finish_match(match_id, match_over, last_seq)   # MATCH_OVER's public part
+    await history.abandon_match(match_id)                # the room closed before the end
+
+The room must exist in ``SqlRoomStore`` (same database). A match's event log is the room log
+from ``first_seq`` (the record holding the start) to ``last_seq`` (the one holding MATCH_OVER),
+whichever order ``append`` and these calls happen in. Reads live in ``app.store.queries``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from . import queries
+from .errors import InvalidRequest, UnknownRoom
+from .leagues import LeagueInfo, add_league_results, create_league, league_info
+from .models import (
+    ABANDONED,
+    FINISHED,
+    RUNNING,
+    Match,
+    MatchSeat,
+    Player,
+    Round,
+    RoundHand,
+    utcnow,
+)
+from .queries import HistoryReads
+from .recording import MAX_NAME, SeatInfo, insert_match, match_row, match_status, tag_log
+
+__all__ = ["HistoryStore", "NewPlayer", "Profile", "SeatInfo"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    id: int
+    name: str
+    key: str  # shown once, to the browser that created the profile; only its hash is kept
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    id: int
+    name: str
+
+
+def hash_key(key: str) -> str:
+    # Keys are 256 random bits: a plain digest cannot be brute-forced, and lookups stay indexed.
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def clean_name(name: object) -> str:
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
+        raise InvalidRequest(f"a name must be text of 1 to {MAX_NAME} characters")
+    return name.strip()
+
+
+def _public(event: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Accept an event's public part or its whole ``to_dict()`` form."""
+    inner = event.get("public")
+    return inner if isinstance(inner, Mapping) and "kind" in event else event
+
+
+class HistoryStore(HistoryReads):
+    """Match history, profiles and leagues on SQL; every method is one short transaction."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+
+    @property
+    def engine(self) -> AsyncEngine:
+        return self._engine
+
+    async def create_player(self, name: str) -> NewPlayer:
+        name = clean_name(name)
+        key = secrets.token_urlsafe(32)
+        async with self._engine.begin() as conn:
+            result = await conn.execute(
+                insert(Player)
+                .values(name=name, key_hash=hash_key(key), created_at=utcnow())
+                .returning(Player.id)
+            )
+            return NewPlayer(result.scalar_one(), name, key)
+
+    async def player_by_key(self, key: str) -> Profile | None:
+        async with self._engine.begin() as conn:
+            row = (
+                await conn.execute(
+                    select(Player.id, Player.name).where(Player.key_hash == hash_key(key))
+                )
+            ).one_or_none()
+        return None if row is None else Profile(row.id, row.name)
+
+    async def create_league(self, name: str, scoring: str, target: int | None = None) -> int:
+        async with self._engine.begin() as conn:
+            return await create_league(conn, clean_name(name), scoring, target)
+
+    async def league(self, league_id: int) -> LeagueInfo | None:
+        """Name, scoring and target: a room created with ``"league": id`` plays by these."""
+        async with self._engine.begin() as conn:
+            return await league_info(conn, league_id)
+
+    async def start_match(
+        self,
+        room_code: str,
+        *,
+        seed: int,
+        rules: Mapping[str, Any],
+        seats: Sequence[SeatInfo],
+        first_seq: int,
+        league_id: int | None = None,
+        deal: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Record a match that has just started in room ``room_code``; its id."""
+        profiles = [s.player_id for s in seats if s.player_id is not None]
+        if len(set(profiles)) != len(profiles):
+            raise InvalidRequest("a profile can hold only one seat of a match")
+        try:
+            async with self._engine.begin() as conn:
+                return await insert_match(
+                    conn, room_code, seed, rules, seats, first_seq, league_id, deal
+                )
+        except IntegrityError as exc:  # room_id NULL: no open room with that code
+            raise UnknownRoom(f"no open room {room_code}") from exc
+
+    async def record_round(self, match_id: int, round_over: Mapping[str, Any]) -> None:
+        """Store a ROUND_OVER: every hand, points, totals, places (H-LAST). Idempotent."""
+        event = _public(round_over)
+        round_no = int(event["round"])
+        places = event.get("places")
+        async with self._engine.begin() as conn:
+            status = await match_status(conn, match_id)
+            if status != RUNNING:
+                raise InvalidRequest(f"match {match_id} is {status}: no more rounds")
+            exists = await conn.execute(
+                select(Round.round_no).where(Round.match_id == match_id, Round.round_no == round_no)
+            )
+            if exists.first() is not None:
+                return  # recorded already (a retry after a failover)
+            await conn.execute(
+                insert(Round).values(
+                    match_id=match_id,
+                    round_no=round_no,
+                    winner=int(event["winner"]),
+                    ended_at=utcnow(),
+                )
+            )
+            await conn.execute(
+                insert(RoundHand),
+                [
+                    {
+                        "match_id": match_id,
+                        "round_no": round_no,
+                        "seat": seat,
+                        "cards": list(cards),
+                        "hand_points": int(event["hand_points"][seat]),
+                        "points": int(event["points"][seat]),
+                        "total": int(event["scores"][seat]),
+                        "place": None if places is None else places[seat],
+                    }
+                    for seat, cards in enumerate(event["hands"])
+                ],
+            )
+
+    async def leave_match(self, match_id: int, seat: int) -> None:
+        """The profile at ``seat`` left mid-match: the seat plays on (a bot), the rounds from
+        now on are not theirs, and the match counts as lost for them."""
+        async with self._engine.begin() as conn:
+            if await match_status(conn, match_id) != RUNNING:
+                return
+            rounds_done = (
+                select(func.count()).select_from(Round).where(Round.match_id == match_id)
+            ).scalar_subquery()
+            await conn.execute(
+                update(MatchSeat)
+                .where(
+                    MatchSeat.match_id == match_id,
+                    MatchSeat.seat == seat,
+                    MatchSeat.left_after_round.is_(None),
+                )
+                .values(left_after_round=rounds_done)
+            )
+
+    async def finish_match(
+        self, match_id: int, match_over: Mapping[str, Any], last_seq: int
+    ) -> None:
+        """Store MATCH_OVER (winners, places, scores) and count it in its league. Idempotent."""
+        result = dict(_public(match_over))
+        async with self._engine.begin() as conn:
+            match = await match_row(conn, match_id)
+            if match.status == FINISHED:
+                return
+            if match.status != RUNNING:
+                raise InvalidRequest(f"match {match_id} was {match.status}")
+            await conn.execute(
+                update(Match)
+                .where(Match.id == match_id)
+                .values(
+                    status=FINISHED,
+                    winners=list(result["winners"]),
+                    result=result,
+                    last_seq=last_seq,
+                    ended_at=utcnow(),
+                )
+            )
+            await tag_log(conn, match.room_id, match_id, match.first_seq, last_seq)
+            if match.league_id is not None:
+                await add_league_results(conn, match.league_id, match_id, result)
+
+    async def abandon_match(self, match_id: int, last_seq: int | None = None) -> None:
+        """The match ended before its end: kept, shown as abandoned, counted nowhere."""
+        async with self._engine.begin() as conn:
+            match = await match_row(conn, match_id)
+            if match.status != RUNNING:
+                return
+            if last_seq is None:
+                last_seq = await queries.last_logged_seq(conn, match_id) or match.first_seq
+            await conn.execute(
+                update(Match)
+                .where(Match.id == match_id)
+                .values(status=ABANDONED, last_seq=last_seq, ended_at=utcnow())
+            )
+            await tag_log(conn, match.room_id, match_id, match.first_seq, last_seq)

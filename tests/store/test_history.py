@@ -1,0 +1,134 @@
+"""What the history keeps: profiles, matches with every hand, event logs, retention."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.store.history import HistoryStore, SeatInfo
+from app.store.models import Player
+from tests.store.scripted import Recorder, ScriptedMatch, hand_worth
+
+
+async def test_a_profile_is_found_by_its_key_which_is_never_stored(
+    history: HistoryStore, engine: AsyncEngine
+) -> None:
+    ann = await history.create_player("  Ann  ")
+    bob = await history.create_player("Bob")
+    assert ann.name == "Ann" and ann.key != bob.key and len(ann.key) >= 40
+    found = await history.player_by_key(ann.key)
+    assert found is not None and (found.id, found.name) == (ann.id, "Ann")
+    assert await history.player_by_key(ann.key + "x") is None
+    async with engine.connect() as conn:
+        stored = list((await conn.execute(select(Player.key_hash))).scalars())
+    assert ann.key not in stored and bob.key not in stored
+
+
+async def test_a_finished_match_shows_every_hand_points_totals_and_winner(
+    history: HistoryStore, recorder: Recorder
+) -> None:
+    ann = await history.create_player("Ann")
+    await recorder.open_room("ABCD")
+    match_id = await recorder.play(
+        "ABCD",
+        [SeatInfo("Ann", ann.id), SeatInfo("Bot", bot=True)],
+        ScriptedMatch("winner_takes", 40, [(1, [25, 0]), (0, [0, 40])]),
+    )
+    match = await history.match(match_id)
+    assert match is not None
+    assert (match["status"], match["room"], match["seed"]) == ("finished", "ABCD", 42)
+    assert match["players"] == [
+        {"seat": 0, "name": "Ann", "player": ann.id, "bot": False, "left_after_round": None},
+        {"seat": 1, "name": "Bot", "player": None, "bot": True, "left_after_round": None},
+    ]
+    assert [(r["round"], r["winner"], r["points"], r["totals"]) for r in match["rounds"]] == [
+        (1, 1, [0, 25], [0, 25]),
+        (2, 0, [40, 0], [40, 25]),
+    ]
+    assert match["rounds"][0]["hands"] == [hand_worth(25), []]
+    assert match["rounds"][0]["places"] is None  # only H-LAST records places
+    assert (match["totals"], match["winners"], match["winner_names"]) == ([40, 25], [0], ["Ann"])
+    assert match["ended_at"] is not None
+
+    recent = await history.recent_matches(ann.id)
+    assert [(m["id"], m["won"], m["players"], m["winners"]) for m in recent] == [
+        (match_id, True, ["Ann", "Bot"], ["Ann"])
+    ]
+    profile = await history.player(ann.id)
+    assert profile is not None
+    assert (profile["name"], profile["matches"], profile["wins"]) == ("Ann", 1, 1)
+
+
+async def test_the_event_log_is_the_match_and_outlives_the_room(
+    history: HistoryStore, recorder: Recorder
+) -> None:
+    await recorder.open_room("LOGS")  # seq 1: lobby chat, not part of the match
+    match_id = await recorder.play(
+        "LOGS", [SeatInfo("a"), SeatInfo("b")], ScriptedMatch("winner_takes", 10, [(0, [0, 20])])
+    )
+    await recorder.log("LOGS", 1, {"type": "chat", "text": "gg"}, "chat")  # after the match
+    log = await history.match_events(match_id)
+    assert log is not None
+    assert [(line["seq"], line["command"]["type"]) for line in log["log"]] == [
+        (2, "start"),
+        (3, "play"),
+        (4, "timeout"),
+    ]
+    assert log["log"][-1]["events"][0]["kind"] == "match_over"
+
+    await recorder.rooms.close_room("LOGS")
+    assert await recorder.rooms.load_room("LOGS") is None
+    assert await history.match_events(match_id) == log  # history and the log stay
+    match = await history.match(match_id)
+    assert match is not None and match["status"] == "finished"
+
+
+async def test_a_running_match_hides_seed_commands_and_private_parts(
+    history: HistoryStore, recorder: Recorder
+) -> None:
+    await recorder.open_room("LIVE")
+    first = await recorder.log("LIVE", 0, {"type": "start"}, "round_started", round=1)
+    match_id = await history.start_match(
+        "LIVE", seed=99, rules={}, seats=[SeatInfo("a"), SeatInfo("b")], first_seq=first
+    )
+    await recorder.log("LIVE", 0, {"type": "draw"}, "drew", seat=0, count=1)
+    match = await history.match(match_id)
+    assert match is not None and match["status"] == "running" and match["seed"] is None
+    log = await history.match_events(match_id)
+    assert log is not None
+    assert log["log"] == [
+        {"seq": 2, "events": [{"kind": "round_started", "public": {"round": 1}, "seq": 2}]},
+        {"seq": 3, "events": [{"kind": "drew", "public": {"seat": 0, "count": 1}, "seq": 3}]},
+    ]
+
+    await recorder.rooms.close_room("LIVE")  # closed mid-match: abandoned, not lost
+    match = await history.match(match_id)
+    assert match is not None and match["status"] == "abandoned" and match["seed"] == 99
+
+
+async def test_recording_twice_after_a_failover_changes_nothing(
+    history: HistoryStore, recorder: Recorder
+) -> None:
+    await recorder.open_room("TWICE")
+    first = await recorder.log("TWICE", 0, {"type": "start"}, "round_started", round=1)
+    match_id = await history.start_match(
+        "TWICE", seed=1, rules={}, seats=[SeatInfo("a"), SeatInfo("b")], first_seq=first
+    )
+    round_over = {
+        "round": 1,
+        "winner": 0,
+        "hands": [[], ["R5"]],
+        "hand_points": [0, 5],
+        "points": [5, 0],
+        "scores": [5, 0],
+    }
+    as_event = {"kind": "round_over", "public": round_over, "private": {}}
+    await history.record_round(match_id, round_over)
+    await history.record_round(match_id, as_event)  # the whole to_dict() form is accepted
+    over = {"winners": [0], "losers": [], "places": [1, 2], "scores": [5, 0]}
+    await history.finish_match(match_id, over, first + 1)
+    await history.finish_match(match_id, over, first + 1)
+    await history.abandon_match(match_id)  # too late: it finished
+    match = await history.match(match_id)
+    assert match is not None
+    assert (match["status"], len(match["rounds"]), match["winners"]) == ("finished", 1, [0])
