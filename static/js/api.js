@@ -1,0 +1,92 @@
+// HTTP calls of PROTOCOL.md, and what the browser keeps: the guest profile and each room's seat.
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "network", "");
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    const fallback = response.status === 404 ? "not_found" : "unknown";
+    const detail = data && typeof data.detail === "string" ? data.detail : "";
+    throw new ApiError(response.status, error.code || fallback, error.message || detail);
+  }
+  return data;
+}
+
+export const api = {
+  createRoom: (body) => call("POST", "/api/rooms", body),
+  joinRoom: (code, body) => call("POST", `/api/rooms/${encodeURIComponent(code)}/join`, body),
+  listRooms: () => call("GET", "/api/rooms"),
+  room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
+  createPlayer: (name) => call("POST", "/api/players", { name }),
+  player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`),
+  playerMatches: (id) => call("GET", `/api/players/${encodeURIComponent(id)}/matches`),
+  match: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}`),
+  matchEvents: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/events`),
+  createLeague: (body) => call("POST", "/api/leagues", body),
+  league: (id) => call("GET", `/api/leagues/${encodeURIComponent(id)}`),
+  leagues: () => call("GET", "/api/leagues"),
+};
+
+function readJson(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "null");
+  } catch {
+    return null;
+  }
+}
+
+/** The guest profile: {name, id?, key?}. The key is secret: it is only ever sent to our server. */
+export const profile = {
+  get: () => readJson("uno.profile") || { name: "" },
+  save: (value) => localStorage.setItem("uno.profile", JSON.stringify(value)),
+};
+
+/** A seat per room ({token, seat}), so a reload keeps the seat. */
+export const seats = {
+  get: (code) => readJson(`uno.seat.${code}`),
+  save: (code, value) => localStorage.setItem(`uno.seat.${code}`, JSON.stringify(value)),
+  forget: (code) => localStorage.removeItem(`uno.seat.${code}`),
+};
+
+/** Leagues this browser created or opened, to list them again. */
+export const knownLeagues = {
+  get: () => readJson("uno.leagues") || [],
+  add: (league) => {
+    const list = knownLeagues.get().filter((l) => String(l.id) !== String(league.id));
+    list.unshift(league);
+    localStorage.setItem("uno.leagues", JSON.stringify(list.slice(0, 20)));
+  },
+};
+
+/** Create a guest profile on the server if it has the endpoint; keep the name locally anyway. */
+export async function ensureProfile(name) {
+  const current = profile.get();
+  const value = { ...current, name };
+  if (!current.key) {
+    try {
+      const created = await api.createPlayer(name);
+      value.id = created.id;
+      value.key = created.key;
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) throw error;
+    }
+  }
+  profile.save(value);
+  return value;
+}

@@ -1,0 +1,100 @@
+// An event in words for the log (and the replay viewer): what happened, as a person would say it.
+import { t, cardName, colorName } from "./i18n.js";
+
+export function seatName(state, seat, mySeat = null) {
+  if (seat === null || seat === undefined) return "?";
+  const info = state?.seats?.[seat];
+  const name = info?.name || t("seat.name", { n: seat + 1 });
+  return seat === mySeat ? `${name} (${t("seat.you")})` : name;
+}
+
+/** Words for one event, or null when it says nothing worth logging. */
+export function describe(event, state, mySeat = null) {
+  const name = (seat) => seatName(state, seat, mySeat);
+  const labels = (state?.rules?.custom_cards || []).map((c) => c.label);
+  const card = (text) => cardName(text, labels);
+  const e = event;
+  switch (e.kind) {
+    case "round_started":
+      return t("log.round_started", { round: e.round, dealer: name(e.dealer) });
+    case "first_card":
+      return [e.returned?.length ? t("log.first_card_returned") : "", t("log.first_card", { card: card(e.card) })]
+        .filter(Boolean).join(" ");
+    case "played":
+      return e.card.startsWith("W")
+        ? t("log.played_wild", { name: name(e.seat), card: card(e.card), color: colorName(e.color) })
+        : t("log.played", { name: name(e.seat), card: card(e.card) });
+    case "drew": {
+      const penalty = e.reason !== "draw" && e.reason !== "timeout";
+      const words = t(penalty ? "log.drew_penalty" : "log.drew", { name: name(e.seat), n: e.count });
+      if (Array.isArray(e.cards) && e.cards.length) {
+        return `${words} ${t("log.drew_cards", { cards: e.cards.map(card).join(", ") })}`;
+      }
+      return words;
+    }
+    case "kept":
+      return t("log.kept", { name: name(e.seat) });
+    case "turn":
+      return e.seat === mySeat && mySeat !== null ? t("log.your_turn") : t("log.turn", { name: name(e.seat) });
+    case "skipped":
+      return t("log.skipped", { name: name(e.seat) });
+    case "reversed":
+      return t("log.reversed", { direction: t(`table.direction.${e.direction}`) });
+    case "color_chosen":
+      return t("log.color_chosen", { name: name(e.seat), color: colorName(e.color) });
+    case "challenged":
+      return t(e.guilty ? "log.challenged_guilty" : "log.challenged_innocent",
+        { name: name(e.seat), offender: name(e.offender) });
+    case "uno_called":
+      return t("log.uno_called", { name: name(e.seat) });
+    case "caught":
+      return t("log.caught", { name: name(e.seat), by: name(e.by) });
+    case "false_catch":
+      return t("log.false_catch", { name: name(e.seat), target: name(e.target) });
+    case "reshuffled":
+      return t("log.reshuffled");
+    case "hands_shuffled":
+      return t("log.hands_shuffled", { name: name(e.seat) });
+    case "hands_passed":
+      return t("log.hands_passed");
+    case "hands_swapped":
+      return t("log.hands_swapped", { name: name(e.seat), target: name(e.target) });
+    case "discarded":
+      return t("log.discarded", { name: name(e.seat), n: e.cards.length });
+    case "custom_effect":
+      return t("log.custom_effect", { name: name(e.seat), effect: t(`effect.${e.effect}`) });
+    case "chat":
+      return t("log.chat", { name: name(e.seat), text: e.text });
+    case "timed_out":
+      return t("log.timed_out", { name: name(e.seat) });
+    case "round_over":
+      return t("log.round_over", { name: name(e.winner), round: e.round });
+    case "match_over":
+      return t("log.match_over", { names: (e.winners || []).map(name).join(", ") });
+    default:
+      return describeRoomEvent(e, name);
+  }
+}
+
+// Room events (app/rooms): who sat down, left, came back; the host; the rules; the start.
+function describeRoomEvent(e, name) {
+  const who = e.name || (typeof e.seat === "number" ? name(e.seat) : "");
+  switch (e.kind) {
+    case "joined":
+      return t("log.joined", { name: who });
+    case "left":
+      return t(e.reason === "kicked" ? "log.kicked" : "log.left", { name: who });
+    case "replaced":
+      return t("log.replaced", { name: who });
+    case "presence":
+      return t(e.connected ? "log.connected" : "log.disconnected", { name: name(e.seat) });
+    case "host_changed":
+      return e.host === null || e.host === undefined ? null : t("log.host", { name: name(e.host) });
+    case "rules_changed":
+      return t("log.rules");
+    case "match_started":
+      return t("log.started");
+    default:
+      return null;
+  }
+}

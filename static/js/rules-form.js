@@ -1,0 +1,90 @@
+// The rules chooser: a preset, then every toggle with a one-line explanation. Used when creating
+// a room and by the host in the lobby. Only the toggles that differ from the preset are sent.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { RULES, PRESETS, presetValues, ruleAbout, ruleLabel, choiceLabel } from "./rules-schema.js";
+
+let formCount = 0;
+
+/** Which preset a full rules object matches best (the one needing fewest changes). */
+function closestPreset(values) {
+  let best = "official";
+  let bestCount = Infinity;
+  for (const name of Object.keys(PRESETS)) {
+    const base = presetValues(name);
+    const count = RULES.filter((r) => values[r.key] !== undefined && values[r.key] !== base[r.key]).length;
+    if (count < bestCount) [best, bestCount] = [name, count];
+  }
+  return best;
+}
+
+/** Fields for a preset and every toggle; read() gives {preset, rules} with only the changes. */
+export function rulesFields({ initial = null } = {}) {
+  const id = `rules${++formCount}`;
+  const preset = initial ? closestPreset(initial) : "official";
+  const inputs = {};
+  const presetAbout = h("p.hint", { id: `${id}-preset-about` });
+  const presetSelect = h("select", { id: `${id}-preset`, name: "preset", "aria-describedby": `${id}-preset-about` },
+    Object.keys(PRESETS).map((name) => h("option", { value: name, selected: name === preset }, t(`preset.${name}`))));
+
+  function fill(values) {
+    for (const rule of RULES) {
+      const input = inputs[rule.key];
+      const value = values[rule.key];
+      if (rule.type === "bool") input.checked = Boolean(value);
+      else input.value = String(value);
+    }
+    presetAbout.textContent = t(`preset.${presetSelect.value}.about`);
+  }
+
+  const rows = RULES.map((rule) => {
+    const inputId = `${id}-${rule.key}`;
+    let input;
+    if (rule.type === "bool") input = h("input", { type: "checkbox", id: inputId, name: rule.key });
+    else if (rule.type === "int") input = h("input", { type: "number", id: inputId, name: rule.key, min: rule.min, max: rule.max, step: 1, inputmode: "numeric" });
+    else input = h("select", { id: inputId, name: rule.key }, rule.choices.map((v) => h("option", { value: v }, choiceLabel(v))));
+    input.setAttribute("aria-describedby", `${inputId}-about`);
+    inputs[rule.key] = input;
+    return h(`div.rule-row.${rule.type}`, { class: rule.house ? "house" : "" },
+      rule.type === "bool"
+        ? h("label", { for: inputId }, input, " ", ruleLabel(rule.key))
+        : h("label", { for: inputId }, ruleLabel(rule.key)),
+      rule.type === "bool" ? null : input,
+      h("p.hint", { id: `${inputId}-about` }, ruleAbout(rule), rule.house ? h("span.badge.house", {}, t("rules.house")) : null));
+  });
+
+  presetSelect.addEventListener("change", () => fill(presetValues(presetSelect.value)));
+  inputs.scoring.addEventListener("change", () => {
+    inputs.target.value = String({ winner_takes: 500, lowest_wins: 200, lazy: 5 }[inputs.scoring.value]);
+  });
+
+  const element = h("div.rules-fields", {},
+    h("div.field", {}, h("label", { for: `${id}-preset` }, t("create.preset")), presetSelect, presetAbout),
+    h("p.hint.house-note", {}, t("create.house_note")),
+    h("div.rule-list", {}, rows));
+  fill(initial ? { ...presetValues(preset), ...initial } : presetValues(preset));
+
+  function read() {
+    const base = presetValues(presetSelect.value);
+    const rules = {};
+    for (const rule of RULES) {
+      const input = inputs[rule.key];
+      const value = rule.type === "bool" ? input.checked : rule.type === "int" ? Number(input.value) : input.value;
+      if (value !== base[rule.key]) rules[rule.key] = value;
+    }
+    return { preset: presetSelect.value, rules };
+  }
+  return { element, read };
+}
+
+/** A whole form for the host in the lobby. */
+export function rulesEditor({ initial, onSubmit, submitLabel }) {
+  const fields = rulesFields({ initial });
+  return h("form.rules-form", {
+    onsubmit: (event) => {
+      event.preventDefault();
+      const { preset, rules } = fields.read();
+      onSubmit(preset, rules);
+    },
+  }, fields.element, h("button.primary", { type: "submit", key: "rules-apply" }, submitLabel));
+}

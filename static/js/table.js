@@ -1,0 +1,344 @@
+// The table page: connects, keeps the model, renders, and turns clicks into commands.
+import { h, replaceChildren } from "./dom.js";
+import { t, onLangChange } from "./i18n.js";
+import { api, seats as seatStore, profile, ApiError } from "./api.js";
+import { TableConnection } from "./connection.js";
+import { TableModel } from "./model.js";
+import { describe } from "./describe.js";
+import { parseCard } from "./cards.js";
+import { seatOrder, seatTile, centerArea } from "./table-seats.js";
+import { handArea, promptArea, resultsPanel, lobbyPanel } from "./table-panels.js";
+import { errorText, closeText } from "./errors.js";
+
+const LOG_LIMIT = 200;
+
+/** Mount the table for room `code`; mode "play" (your seat), "watch" or "tv". Returns unmount. */
+export function mountTable(root, { code, mode }) {
+  const seat = mode === "play" ? seatStore.get(code) : null;
+  if (mode === "play" && !seat) return mountJoinPrompt(root, code);
+  const view = new TableView(root, code, mode, seat ? seat.token : null);
+  view.start();
+  return () => view.stop();
+}
+
+class TableView {
+  constructor(root, code, mode, token) {
+    this.root = root;
+    this.code = code;
+    this.mode = mode;
+    this.model = new TableModel();
+    this.ui = { code, pickColorFor: null, pickTargetFor: null, copied: false };
+    this.status = "connecting";
+    this.closedCode = null;
+    this.syncing = false;
+    this.logEntries = [];
+    this.build();
+    this.connection = new TableConnection({
+      code, token,
+      lastSeq: () => this.model.seq,
+      onFrame: (frame) => this.onFrame(frame),
+      onStatus: (status, detail) => this.onStatus(status, detail),
+    });
+    window.unoTable = this; // lets the browser tests drop the socket as a bad network would
+  }
+
+  build() {
+    const tv = this.mode === "tv";
+    this.bar = h("header.table-bar");
+    this.notice = h("div.notice", { role: "alert", "aria-live": "assertive" });
+    this.seatsEl = h("ul.seats", { "aria-label": t("room.seats") });
+    this.centerEl = h("div.center-slot");
+    this.promptEl = h("div.prompt-slot");
+    this.panelEl = h("div.panel-slot");
+    this.handEl = h("div.hand-slot");
+    this.logList = h("ol.log-list");
+    this.chatInput = h("input", { type: "text", maxlength: 300, "aria-label": t("chat.label"), autocomplete: "off" });
+    const chat = h("form.chat", {
+      onsubmit: (event) => {
+        event.preventDefault();
+        const text = this.chatInput.value.trim();
+        if (!text) return;
+        this.send({ type: "chat", text }).then(() => (this.chatInput.value = ""));
+      },
+    }, this.chatInput, h("button.secondary", { type: "submit" }, t("chat.send")));
+    this.logTitle = h("h2#log-title", {}, t("log.title"));
+    this.chatButton = chat.querySelector("button");
+    this.logArea = h("aside.log-area", { "aria-labelledby": "log-title" },
+      this.logTitle,
+      h("div.log-scroll", { "aria-live": "polite", "aria-relevant": "additions", role: "log" }, this.logList),
+      this.mode === "play" ? chat : null);
+    this.root.replaceChildren(h(`section.table-page${tv ? ".tv" : ""}`, {},
+      this.bar, this.notice,
+      h("div.table-layout", {},
+        h("div.table-main", {},
+          h("div.board", {}, this.seatsEl, this.centerEl),
+          this.promptEl, this.panelEl, this.handEl),
+        this.logArea)));
+    this.langOff = onLangChange(() => this.render());
+  }
+
+  start() {
+    this.connection.connect();
+    this.ticker = setInterval(() => this.tick(), 200);
+    this.render();
+  }
+
+  stop() {
+    clearInterval(this.ticker);
+    this.langOff();
+    this.connection.close();
+    if (window.unoTable === this) window.unoTable = null;
+  }
+
+  // --- frames ---
+
+  onFrame(frame) {
+    if (frame.type === "state") {
+      this.syncing = false;
+      this.model.applyState(frame);
+      this.ui.pickColorFor = null;
+      this.ui.pickTargetFor = null;
+    } else if (frame.type === "event") {
+      const before = this.model.state;
+      const result = this.model.applyEvent(frame);
+      if (result === "duplicate") return;
+      if (result !== "sync" || before) this.addLog(frame.event);
+      if (result === "sync") this.requestSync();
+    } else if (frame.type === "error") {
+      this.showError(frame);
+      return;
+    } else {
+      return;
+    }
+    this.render();
+  }
+
+  onStatus(status, detail) {
+    this.status = status;
+    if (status === "closed") {
+      this.closedCode = detail?.code ?? null;
+      if ([4401, 4403].includes(this.closedCode)) seatStore.forget(this.code);
+    }
+    if (status === "open" && this.model.state) this.requestSync();
+    this.render();
+  }
+
+  requestSync() {
+    if (this.syncing) return;
+    this.syncing = true;
+    this.connection.send({ type: "sync" }).catch(() => (this.syncing = false));
+  }
+
+  addLog(event) {
+    const words = describe(event, this.model.state, this.model.mySeat);
+    if (!words) return;
+    this.logEntries.push(words);
+    const item = h(`li.log-${event.kind}`, {}, words);
+    this.logList.appendChild(item);
+    while (this.logList.children.length > LOG_LIMIT) this.logList.firstChild.remove();
+    item.scrollIntoView?.({ block: "nearest" });
+  }
+
+  showError(frame) {
+    const text = errorText(frame.code, frame.message);
+    this.notice.replaceChildren(h("p.error", { "data-code": frame.code || "" }, text,
+      h("button.link.dismiss", { onclick: () => this.notice.replaceChildren(), "aria-label": t("table.close") }, "×")));
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => this.notice.replaceChildren(), 8000);
+  }
+
+  send(message) {
+    return this.connection.send(message).catch((error) => {
+      this.showError(error);
+      throw error;
+    });
+  }
+
+  // --- actions (what the buttons do) ---
+
+  get actions() {
+    const fire = (message) => this.send(message).catch(() => {});
+    return {
+      draw: () => fire({ type: "draw" }),
+      keep: () => fire({ type: "keep" }),
+      callUno: () => fire({ type: "uno" }),
+      catchSeat: (seat) => fire({ type: "catch", target: seat }),
+      challenge: () => fire({ type: "challenge" }),
+      accept: () => fire({ type: "accept" }),
+      chooseColor: (color) => fire({ type: "choose_color", color }),
+      give: (card) => fire({ type: "give", card }),
+      slap: () => fire({ type: "slap" }),
+      nextRound: () => fire({ type: "next_round" }),
+      start: () => fire({ type: "start" }),
+      addBot: () => fire({ type: "add_bot" }),
+      kick: (seat) => fire({ type: "kick", seat }),
+      setRules: (preset, rules) => this.send({ type: "rules", preset, rules })
+        .then(() => this.flash(t("room.rules_sent"))).catch(() => {}),
+      copyLink: (link) => this.copyLink(link),
+      closeReveal: () => {
+        this.model.reveal = null;
+        this.render();
+      },
+      chooseCard: (card) => this.chooseCard(card),
+      finishPlay: (play) => this.finishPlay(play),
+      cancelPick: () => {
+        this.ui.pickColorFor = null;
+        this.ui.pickTargetFor = null;
+        this.render();
+      },
+    };
+  }
+
+  chooseCard(card) {
+    const s = this.model.state;
+    const parsed = parseCard(card);
+    const play = { card };
+    const labels = s.rules?.custom_cards || [];
+    const custom = /^WC([123])$/.exec(card);
+    const needsTarget = (s.rules?.seven_zero && parsed.rank === "7")
+      || (s.rules?.five_exchange && parsed.rank === "5")
+      || (custom && labels[Number(custom[1]) - 1]?.effect === "swap_hands" && this.model.hand.length > 1);
+    if (needsTarget) {
+      this.ui.pickTargetFor = play;
+      if (parsed.wild) play.needsColor = true;
+    } else if (parsed.wild && !s.rules?.color_wheel) {
+      this.ui.pickColorFor = play;
+    } else {
+      this.finishPlay(play);
+      return;
+    }
+    this.render();
+    this.root.querySelector(".prompt button")?.focus();
+  }
+
+  finishPlay(play) {
+    if (play.needsColor && !play.color) {
+      this.ui.pickTargetFor = null;
+      this.ui.pickColorFor = { ...play, needsColor: false };
+      this.render();
+      return;
+    }
+    this.ui.pickColorFor = null;
+    this.ui.pickTargetFor = null;
+    const message = { type: "play", card: play.card };
+    if (play.color) message.color = play.color;
+    if (play.target !== undefined) message.target = play.target;
+    this.send(message).catch(() => {});
+    this.render();
+  }
+
+  copyLink(link) {
+    navigator.clipboard?.writeText(link).catch(() => {});
+    this.ui.copied = true;
+    this.render();
+    setTimeout(() => {
+      this.ui.copied = false;
+      this.render();
+    }, 2000);
+  }
+
+  flash(text) {
+    this.notice.replaceChildren(h("p.info", {}, text));
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => this.notice.replaceChildren(), 4000);
+  }
+
+  // --- rendering ---
+
+  tick() {
+    const m = this.model;
+    const left = m.turnMs ? Math.max(0, m.turnMs - (performance.now() - m.turnStartedAt)) : 0;
+    const seconds = Math.ceil(left / 1000);
+    for (const ring of this.root.querySelectorAll("[data-timer]")) {
+      ring.hidden = !m.turnMs;
+      ring.style.setProperty("--left", String(m.turnMs ? left / m.turnMs : 0));
+      ring.classList.toggle("low", left < 5000);
+      ring.setAttribute("aria-label", t("table.timer", { n: seconds }));
+      const text = ring.querySelector(".timer-text");
+      if (text) text.textContent = String(seconds);
+    }
+  }
+
+  render() {
+    const m = this.model;
+    const s = m.state;
+    this.renderBar();
+    this.logTitle.textContent = t("log.title");
+    this.chatButton.textContent = t("chat.send");
+    this.chatInput.setAttribute("aria-label", t("chat.label"));
+    if (!s) {
+      replaceChildren(this.centerEl, h("p.loading", {}, this.status === "closed" ? "" : t("table.connecting")));
+      return;
+    }
+    this.root.querySelector(".table-page").dataset.phase = s.phase;
+    const lobby = s.phase === "lobby";
+    replaceChildren(this.seatsEl, lobby ? [] : seatOrder(s, m.mySeat).map((seat) => seatTile(m, seat, this.actions)));
+    replaceChildren(this.centerEl, lobby ? null : centerArea(m, this.actions));
+    replaceChildren(this.promptEl, lobby ? null : promptArea(m, this.ui, this.actions));
+    replaceChildren(this.panelEl,
+      lobby ? lobbyPanel(m, this.ui, this.actions)
+        : s.phase === "round_over" || s.phase === "match_over" ? resultsPanel(m, this.actions) : null);
+    const seated = m.mySeat !== null && this.mode === "play";
+    replaceChildren(this.handEl, seated && !lobby && s.phase === "playing" ? handArea(m, this.ui, this.actions) : null);
+    this.tick();
+  }
+
+  renderBar() {
+    const closed = this.status === "closed";
+    const statusText = closed ? closeText(this.closedCode, this.code)
+      : this.status === "open" ? t("table.connected")
+        : this.status === "reconnecting" ? t("table.reconnecting") : t("table.connecting");
+    const watching = this.mode !== "play";
+    const tvLink = this.mode === "tv"
+      ? h("a.button.secondary", { href: `#/watch/${this.code}` }, t("room.tv_exit"))
+      : h("a.button.secondary", { href: `#/tv/${this.code}` }, t("room.tv"));
+    replaceChildren(this.bar,
+      h("h1.room-title", {}, t("room.title", { code: this.code })),
+      watching ? h("span.badge.watching", {}, t("room.spectating")) : null,
+      h("span.connection", { class: this.status, role: "status", "data-testid": "connection" },
+        h("span.dot", { "aria-hidden": "true" }), statusText),
+      closed && [4401, 4403].includes(this.closedCode)
+        ? h("span.bar-actions", {},
+            h("a.button.primary", { href: `#/room/${this.code}`, onclick: () => location.reload() }, t("join.submit")),
+            h("a.button.secondary", { href: `#/watch/${this.code}` }, t("join.watch")))
+        : null,
+      tvLink);
+  }
+}
+
+/** Not seated here yet: join with the profile name, or watch. */
+function mountJoinPrompt(root, code) {
+  const me = profile.get();
+  const name = h("input#join-name", { type: "text", value: me.name || "", maxlength: 32, required: true, autocomplete: "nickname" });
+  const message = h("p.form-error", { role: "alert" });
+  const form = h("form.card-panel.join-panel", {
+    onsubmit: async (event) => {
+      event.preventDefault();
+      const value = name.value.trim();
+      if (!value) {
+        message.textContent = t("profile.name_needed");
+        return;
+      }
+      try {
+        const body = { name: value };
+        if (me.key) body.player_key = me.key;
+        const joined = await api.joinRoom(code, body);
+        profile.save({ ...profile.get(), name: value });
+        seatStore.save(code, { token: joined.token, seat: joined.seat });
+        window.dispatchEvent(new HashChangeEvent("hashchange"));
+      } catch (error) {
+        message.textContent = error instanceof ApiError ? errorText(error.code, error.message) : t("error.unknown");
+      }
+    },
+  },
+  h("h1", {}, t("room.title", { code })),
+  h("p", {}, t("join.prompt", { code })),
+  h("div.field", {}, h("label", { for: "join-name" }, t("profile.name")), name),
+  message,
+  h("div.form-buttons", {},
+    h("button.primary", { type: "submit" }, t("join.submit")),
+    h("a.button.secondary", { href: `#/watch/${code}` }, t("join.watch"))));
+  root.replaceChildren(form);
+  name.focus();
+  return () => {};
+}
