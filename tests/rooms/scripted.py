@@ -61,10 +61,10 @@ async def play_until_round_over(
     avoid = avoid or {}
     for _ in range(limit):
         moved = False
-        seq = 0
+        seq = -1  # the oldest state a decision was made on: wait for anything newer
         for client in players:
             state = await client.state()
-            seq = max(seq, state["seq"])
+            seq = state["seq"] if seq < 0 else min(seq, state["seq"])
             if state["phase"] != "playing":
                 return
             move = decide(state, avoid.get(client.seat or 0, frozenset()))
@@ -74,7 +74,11 @@ async def play_until_round_over(
                     "not_your_turn", "nothing_to_do", "decision_pending"), answer
                 moved = True
         if not moved:  # waiting for bots (or a timer): give them a moment
-            await players[0].wait_for(_event_after(seq), 5)
+            try:
+                await players[0].wait_for(_event_after(seq), 5)
+            except TimeoutError:
+                state = await players[0].state()
+                raise AssertionError(f"the table stalled: {state}") from None
     raise AssertionError("the round did not end")
 
 
