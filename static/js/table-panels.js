@@ -202,7 +202,10 @@ export function lobbyPanel(model, ui, actions) {
           h("button.primary", { key: "start", onclick: () => actions.start(), disabled: seated < 2 }, t("room.start")),
           seated < 2 ? h("p.muted", {}, t("room.need_players")) : null,
           cachedRulesEditor(ui, s.rules, actions))
-      : h("p.waiting", { role: "status" }, model.mySeat === null ? t("table.lobby_hint") : t("room.waiting_host")));
+      : h("p.waiting", { role: "status" }, model.mySeat === null ? t("table.lobby_hint") : t("room.waiting_host")),
+    model.mySeat !== null && ui.mode === "play"
+      ? h("button.link.leave", { key: "leave", onclick: () => actions.leave() }, t("room.leave"))
+      : null);
 }
 
 /** The host's rules form survives re-renders (keeps edits) until the room's rules change. */

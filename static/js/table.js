@@ -27,7 +27,7 @@ class TableView {
     this.code = code;
     this.mode = mode;
     this.model = new TableModel();
-    this.ui = { code, pickColorFor: null, pickTargetFor: null, copied: false };
+    this.ui = { code, mode, pickColorFor: null, pickTargetFor: null, copied: false };
     this.status = "connecting";
     this.closedCode = null;
     this.syncing = false;
@@ -130,6 +130,11 @@ class TableView {
   }
 
   addLog(event) {
+    // A call made holding two cards is announced again by the play that leaves one: say it once.
+    const repeat = event.kind === "uno_called" && this.lastUnoCall === event.seat;
+    this.lastUnoCall = event.kind === "uno_called" ? event.seat
+      : event.kind === "played" && event.seat === this.lastUnoCall ? this.lastUnoCall : null;
+    if (repeat) return;
     const words = describe(event, this.model.state, this.model.mySeat);
     if (!words) return;
     this.logEntries.push(words);
@@ -172,6 +177,10 @@ class TableView {
       start: () => fire({ type: "start" }),
       addBot: () => fire({ type: "add_bot" }),
       kick: (seat) => fire({ type: "kick", seat }),
+      leave: () => this.send({ type: "leave" }).then(() => {
+        seatStore.forget(this.code);
+        location.hash = "#/";
+      }).catch(() => {}),
       setRules: (preset, rules) => this.send({ type: "rules", preset, rules })
         .then(() => this.flash(t("room.rules_sent"))).catch(() => {}),
       copyLink: (link) => this.copyLink(link),

@@ -1,0 +1,94 @@
+"""The lobby: a guest profile, creating a room with rules, joining by a shared link, the host's
+controls, the public rooms list, refused house rules, and names that stay plain text."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from .conftest import PageFactory, Server, shot
+
+
+def create_room_through_the_form(page: Page, server: Server, name: str) -> str:
+    page.goto(f"{server.url}/#/")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Create room").click()
+    expect(page).to_have_url(re.compile(r"#/room/[A-Z0-9]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_create_share_join_and_host_controls(new_page: PageFactory, server: Server) -> None:
+    host = new_page()
+    code = create_room_through_the_form(host, server, "Hana")
+    expect(host.get_by_role("heading", name=f"Room {code}")).to_be_visible()
+    expect(host.locator(".lobby-seats li")).to_have_count(1)
+    expect(host.get_by_role("button", name="Start the game")).to_be_disabled()
+    link = host.locator("input.share-link").input_value()
+    assert link.endswith(f"#/room/{code}")
+
+    # A friend opens the shared link, gives a name and sits down.
+    guest = new_page()
+    guest.goto(link)
+    expect(guest.get_by_text(f"You are not seated in room {code} yet.")).to_be_visible()
+    guest.get_by_label("Your name").fill("Oleh")
+    guest.get_by_role("button", name="Join", exact=True).click()
+    expect(guest.get_by_text("Waiting for the host to start the game.")).to_be_visible()
+    expect(host.locator(".lobby-seats")).to_contain_text("Oleh")
+    expect(host.locator(".log-list")).to_contain_text("Oleh sat down.")
+
+    # The host adds a bot, removes it again, then starts.
+    host.get_by_role("button", name="Add a bot").click()
+    expect(host.locator(".lobby-seats li")).to_have_count(3)
+    expect(guest.locator(".lobby-seats")).to_contain_text("Bot 1")
+    shot(host, "lobby-with-bot")
+    host.get_by_role("button", name="Remove Bot 1").click()
+    expect(host.locator(".lobby-seats li")).to_have_count(2)
+    expect(guest.get_by_role("button", name="Add a bot")).to_have_count(0)
+    host.get_by_role("button", name="Start the game").click()
+    expect(guest.locator("ul.hand button.card")).to_have_count(7)
+    expect(host.locator("ul.hand button.card")).to_have_count(7)
+
+
+def test_the_public_list_offers_join_and_watch(new_page: PageFactory, server: Server) -> None:
+    room = server.post("/api/rooms", {"name": "Listed", "public": True})
+    page = new_page()
+    page.goto(f"{server.url}/#/")
+    item = page.locator(f'li.room-item[data-code="{room["code"]}"]')
+    expect(item).to_contain_text("Listed")
+    expect(item.get_by_role("link", name="Join")).to_be_visible()
+    item.get_by_role("link", name="Watch").click()
+    expect(page.get_by_text("You are watching")).to_be_visible()
+    expect(page.get_by_text("Waiting to start")).to_be_visible()
+    shot(page, "home")
+
+
+def test_a_house_rule_is_refused_with_the_servers_words(
+    new_page: PageFactory, server: Server
+) -> None:
+    page = new_page()
+    page.goto(f"{server.url}/#/")
+    page.get_by_label("Your name").fill("Mina")
+    page.get_by_text("Adjust single rules").click()
+    page.get_by_label("Jump-in").check()
+    page.get_by_role("button", name="Create room").click()
+    expect(page.locator(".create .form-error")).to_contain_text(
+        "That house rule is not available yet."
+    )
+    expect(page.locator(".create .form-error")).to_contain_text("not implemented yet")
+    shot(page, "house-rule-refused")
+
+
+def test_names_are_shown_as_text_never_as_markup(new_page: PageFactory, server: Server) -> None:
+    evil = "<img src=x onerror=pwned=1>"
+    room = server.post("/api/rooms", {"name": "Ann"})
+    server.post(f"/api/rooms/{room['code']}/join", {"name": evil})
+    page = new_page(seat=(room["code"], room["token"], 0))
+    page.goto(f"{server.url}/#/room/{room['code']}")
+    expect(page.locator(".lobby-seats")).to_contain_text(evil)
+    expect(page.locator(".lobby-seats img")).to_have_count(0)
+    page.get_by_label("Chat message").fill("<b>hi</b>")
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator(".log-list")).to_contain_text("Ann (you): <b>hi</b>")
+    expect(page.locator(".log-list b")).to_have_count(0)
+    assert page.evaluate("window.pwned") is None
