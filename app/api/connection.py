@@ -72,12 +72,12 @@ class Connection:
         self._wake.set()
 
     async def write_loop(self) -> None:
-        """Send queued frames in order; on ``close`` send the close frame and stop."""
+        """Send queued frames in order; on ``close`` send what is queued, the close frame, stop."""
         queue = self._queue
         while True:
             await self._wake.wait()
             self._wake.clear()
-            while queue and self.closing is None:
+            while queue:
                 await self.ws.send_text(queue.popleft())
             if self.closing is not None:
                 code, reason = self.closing

@@ -1,0 +1,64 @@
+"""The send side of one socket: ordered frames, the first frames before any later event, and
+a client that stops reading is dropped after 64 queued frames."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, cast
+
+from starlette.websockets import WebSocket
+
+from app.api.connection import CLOSE_TOO_SLOW, Connection
+
+
+class StuckSocket:
+    """A socket whose peer never reads: the first send blocks forever."""
+
+    def __init__(self, blocked: bool) -> None:
+        self.sent: list[str] = []
+        self.closed: tuple[int, str] | None = None
+        self.blocked = blocked
+
+    async def send_text(self, text: str) -> None:
+        if self.blocked:
+            await asyncio.Event().wait()
+        self.sent.append(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+def make(blocked: bool = False) -> tuple[Connection, StuckSocket]:
+    ws = StuckSocket(blocked)
+    return Connection(cast(WebSocket, cast(Any, ws)), None, 64), ws
+
+
+async def test_frames_before_the_first_state_are_dropped_or_kept_by_seq() -> None:
+    conn, ws = make()
+    conn.writer = asyncio.create_task(conn.write_loop())
+    conn.deliver(4, "e4")
+    conn.deliver(5, "e5")
+    conn.deliver(6, "e6")
+    conn.begin(["state@5"], 5)
+    conn.deliver(7, "e7")
+    conn.close(1000, "bye")
+    async with asyncio.timeout(2):
+        await conn.writer
+    assert ws.sent == ["state@5", "e6", "e7"]
+    assert ws.closed == (1000, "bye")
+
+
+async def test_a_client_that_does_not_read_is_dropped_after_64_queued_frames() -> None:
+    conn, _ws = make(blocked=True)
+    conn.writer = asyncio.create_task(conn.write_loop())
+    conn.begin([], 0)
+    for i in range(64):
+        conn.deliver(i + 1, f"e{i}")
+    await asyncio.sleep(0)
+    assert conn.closing is None
+    conn.deliver(65, "e65")
+    conn.deliver(66, "e66")
+    assert conn.closing is not None and conn.closing[0] == CLOSE_TOO_SLOW
+    async with asyncio.timeout(2):
+        await asyncio.gather(conn.writer, return_exceptions=True)
+    assert conn.writer.cancelled()

@@ -1,0 +1,52 @@
+"""The in-process bus: ordered delivery to current subscribers, and exclusive leases."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.bus import InProcessBus
+
+
+async def test_messages_reach_every_subscriber_in_publish_order() -> None:
+    bus = InProcessBus()
+    got_a: list[dict[str, Any]] = []
+    got_b: list[dict[str, Any]] = []
+    bus.subscribe("room:A", got_a.append)
+    stop_b = bus.subscribe("room:A", got_b.append)
+    await bus.publish("room:A", {"seq": 1})
+    stop_b()
+    await bus.publish("room:A", {"seq": 2})
+    await bus.publish("room:B", {"seq": 99})
+    assert got_a == [{"seq": 1}, {"seq": 2}]
+    assert got_b == [{"seq": 1}]
+
+
+async def test_a_failing_subscriber_does_not_stop_the_others() -> None:
+    bus = InProcessBus()
+    got: list[dict[str, Any]] = []
+
+    def broken(message: dict[str, Any]) -> None:
+        raise ValueError("boom")
+
+    bus.subscribe("t", broken)
+    bus.subscribe("t", got.append)
+    await bus.publish("t", {"n": 1})
+    assert got == [{"n": 1}]
+
+
+async def test_a_lease_belongs_to_one_owner_until_released() -> None:
+    bus = InProcessBus()
+    assert await bus.acquire("room:A", "w1", 5)
+    assert not await bus.acquire("room:A", "w2", 5)
+    assert await bus.acquire("room:A", "w1", 5)  # renewal
+    await bus.release("room:A", "w2")  # not the owner: no effect
+    assert not await bus.acquire("room:A", "w2", 5)
+    await bus.release("room:A", "w1")
+    assert await bus.acquire("room:A", "w2", 5)
+
+
+async def test_an_expired_lease_can_be_taken_over() -> None:
+    bus = InProcessBus()
+    assert await bus.acquire("room:A", "w1", 0.0)
+    assert await bus.acquire("room:A", "w2", 5)
+    assert await bus.ping()
