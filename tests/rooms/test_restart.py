@@ -1,0 +1,65 @@
+"""The server process killed mid-game (SQLite store): every room comes back exactly, clients
+resume with ``since`` and the game is played to its end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.server_fixture import ServerProcess, running_server
+
+from .client import connect, make_table
+from .scripted import play_until_round_over
+from .test_commands import deal
+
+HANDS = [
+    ["R1", "R2", "G5", "Y3", "B4"],
+    ["R6", "G7", "B2", "R3", "G9"],
+    ["R7", "G3", "Y4", "B4", "R8"],
+]
+TABLE_PARTS = ("phase", "turn", "direction", "top", "color", "draw_pile", "discard_pile",
+               "pending", "you", "host", "match", "rules", "round")
+
+
+@pytest.fixture
+def own_server() -> Iterator[ServerProcess]:
+    with running_server(UNO_SNAPSHOT_EVERY="3") as server:
+        yield server
+
+
+async def test_a_killed_server_brings_the_game_back_exactly_and_it_plays_to_the_end(
+    own_server: ServerProcess,
+) -> None:
+    table = await make_table(own_server, ["Ann", "Bob"], seed=21,
+                             rules={"turn_seconds": 0, "target": 1, "deck": "classic"},
+                             deal=deal(HANDS, dealer=2))
+    ann, bob = table.players
+    await ann.ok("add_bot")
+    await ann.ok("start")
+    await ann.ok("play", card="R1")
+    await bob.ok("play", card="R6")
+    await ann.event("played", seat=2)  # the bot's move; then it is Ann's turn again
+    before = {c.seat: await c.state() for c in (ann, bob)}
+    assert before[0]["turn"] == 0
+    seen = {c.seat: c.last_seq for c in (ann, bob)}
+
+    own_server.restart()
+    for client in (ann, bob):
+        await client.wait_closed()
+
+    ann = await connect(own_server, table.code, table.tokens[0], seat=0, since=seen[0])
+    bob = await connect(own_server, table.code, table.tokens[1], seat=1, since=seen[1])
+    first = await ann.wait_for(lambda f: True)
+    assert first["type"] == "event" and first["seq"] == seen[0] + 1  # resumed, not restarted
+    for client in (ann, bob):
+        assert client.seat is not None
+        after = await client.state()
+        assert {k: after[k] for k in TABLE_PARTS} == {k: before[client.seat][k]
+                                                      for k in TABLE_PARTS}
+        assert [s["cards"] for s in after["seats"]] == [
+            s["cards"] for s in before[client.seat]["seats"]]
+    await play_until_round_over([ann, bob])
+    assert (await ann.event("match_over", timeout=5))["kind"] == "match_over"
+    await ann.close()
+    await bob.close()
