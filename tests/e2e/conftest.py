@@ -67,6 +67,18 @@ class Server:
         return self.log_path.read_text(errors="replace")[-4000:]
 
 
+def _wait_healthy(url: str, process: subprocess.Popen[bytes], deadline: float) -> bool:
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
 @pytest.fixture(scope="session")
 def server() -> Iterator[Server]:
     """uvicorn in its own process on a free port; waits for /healthz; stopped at the end."""
@@ -86,18 +98,9 @@ def server() -> Iterator[Server]:
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"uvicorn exited at start-up:\n{log_path.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=1):
-                break
-        except OSError:
-            if time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError(f"uvicorn did not answer /healthz:\n{log_path.read_text()}")
-            time.sleep(0.05)
+    if not _wait_healthy(url, process, time.monotonic() + 30):
+        process.kill()
+        raise RuntimeError(f"uvicorn did not answer /healthz:\n{log_path.read_text()}")
     try:
         yield Server(url, log_path)
     finally:

@@ -28,7 +28,7 @@ def open_table(page: Page, server: Server, code: str) -> None:
 
 
 def test_a_reload_keeps_the_seat(new_page: PageFactory, server: Server) -> None:
-    code, host_token, guest_token = started_room(server)
+    code, host_token, _ = started_room(server)
     ann = new_page(seat=(code, host_token, 0))
     open_table(ann, server, code)
     ann.get_by_role("button", name="Start the game").click()
