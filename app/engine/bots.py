@@ -84,8 +84,9 @@ def _best_play(state: GameState, seat: int, plays: list[Play], rng: random.Rando
     color = best_color(hand, card, rng)
     options = [p for p in plays if p.card == card and p.color == color]
     if options and options[0].target is not None:  # swap hands: with the smallest hand
-        target = min((p.target for p in options if p.target is not None),
-                     key=lambda t: len(state.hands[t]))
+        target = min(
+            (p.target for p in options if p.target is not None), key=lambda t: len(state.hands[t])
+        )
         return Play(card, color, target, uno)
     return Play(card, color, None, uno)
 

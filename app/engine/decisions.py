@@ -88,7 +88,9 @@ def timeout(state: GameState, out: list[Event]) -> None:
         choose_color(state, seat, state.rng.choice(COLORS), out)
     elif pending.kind == PLAY_DRAWN:
         if state.rules.must_play_drawn:
-            play(state, seat, Play(pending.card, state.rng.choice(COLORS)), out)
+            others = [s for s in range(state.players) if s != seat]
+            target = state.rng.choice(others)  # used only by a swap_hands custom card
+            play(state, seat, Play(pending.card, state.rng.choice(COLORS), target), out)
         else:
             keep(state, seat, out)
     else:

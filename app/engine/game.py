@@ -27,7 +27,7 @@ from .commands import (
     Play,
     Timeout,
 )
-from .errors import NOT_ALLOWED_BY_RULES, WRONG_PHASE, RuleError
+from .errors import NOT_ALLOWED_BY_RULES, WRONG_PHASE, EngineError, RuleError
 from .events import Event
 from .rules import RuleSet
 from .setup import RiggedDeal, new_match, start_round
@@ -91,8 +91,18 @@ class Game:
     def apply(self, seat: int, command: Command, now_ms: int | None = None) -> list[Event]:
         """Apply ``seat``'s command; a refused command raises EngineError and changes nothing."""
         state = self.state
-        if now_ms is not None:
+        if now_ms is not None and now_ms != state.now_ms:
+            previous = state.now_ms
             state.now_ms = now_ms
+            try:
+                return self._apply(seat, command)
+            except EngineError:
+                state.now_ms = previous  # a refused command leaves no trace, not even its time
+                raise
+        return self._apply(seat, command)
+
+    def _apply(self, seat: int, command: Command) -> list[Event]:
+        state = self.state
         out: list[Event] = []
         if isinstance(command, Chat):
             out.append(Event(ev.CHAT, {"seat": seat, "text": command.text}))

@@ -9,7 +9,7 @@ from typing import Final
 from . import events as ev
 from .cards import CARD_COLOR, CARD_KINDS, CARD_RANK, CARD_TEXT, IS_WILD, Card
 from .events import Event
-from .state import GameState
+from .state import CHALLENGE, GameState
 
 
 def _build_match_table() -> tuple[tuple[bool, ...], ...]:
@@ -46,14 +46,18 @@ def next_seat(state: GameState, seat: int, steps: int = 1) -> int:
 
 
 def reshuffle(state: GameState, out: list[Event]) -> bool:
-    """T-RESHUFFLE: the discard pile but its top becomes the draw pile. False if nothing to draw."""
-    if len(state.discard) <= 1:
+    """T-RESHUFFLE: the discard pile but its top becomes the draw pile. False if nothing to draw.
+
+    While a Wild Draw Four may still be challenged the card under it stays too: C-RETURN may
+    take the Wild Draw Four back and play goes on from that card."""
+    pending = state.pending
+    keep = 2 if pending is not None and pending.kind == CHALLENGE else 1
+    if len(state.discard) <= keep:
         return False
-    top = state.discard.pop()
-    pile = state.discard
+    pile = state.discard[:-keep]
+    state.discard = state.discard[-keep:]
     shuffle(state.rng, pile)
     state.draw_pile = pile
-    state.discard = [top]
     out.append(Event(ev.RESHUFFLED, {"draw_pile": len(pile)}))
     return True
 

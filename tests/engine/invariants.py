@@ -1,0 +1,175 @@
+"""Invariants checked after every step of the property tests and the simulation."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import random
+from typing import Any
+
+from app.engine import EngineError, Game, rules_from_dict
+from app.engine.cards import CARD_TEXT, build_deck
+from app.engine.commands import Command, NextRound, Play, Timeout
+from app.engine.events import Event
+from app.engine.rules import CUSTOM_EFFECTS, RuleSet
+
+# Public fields that may name cards: what is on the table or a finished round's hands.
+PUBLIC_CARD_FIELDS = {
+    "played": {"card"},
+    "first_card": {"card", "returned"},
+    "round_over": {"hands"},
+    "discarded": {"cards"},
+}
+CARD_WORDS = {"hand", "hands", "cards", "card", "returned"}
+
+
+def check_conservation(game: Game) -> None:
+    state = game.state
+    held = list(state.draw_pile) + state.discard
+    for hand in state.hands:
+        held += hand
+    assert sorted(held) == _sorted_deck(state.rules.deck), "card conservation broken"
+
+
+@functools.cache
+def _sorted_deck(deck: str) -> list[int]:
+    return sorted(build_deck(deck))
+
+
+def check_waiting(game: Game) -> None:
+    """Exactly one seat is waited on while playing, and it has a legal command (no deadlock)."""
+    waited = game.waiting_on()
+    if game.phase == "playing":
+        assert len(waited) == 1, waited
+        assert game.legal_commands(waited[0]), f"deadlock: nothing for seat {waited[0]}"
+    else:
+        assert waited == []
+
+
+def check_view(game: Game, seat: int | None) -> None:
+    """A seat's view holds exactly its own hand; nobody else's hand, nor another's drawn card."""
+    state = game.state
+    view = game.view(seat)
+    if seat is None:
+        assert view["you"] is None
+    else:
+        assert sorted(view["you"]["hand"]) == sorted(CARD_TEXT[c] for c in state.hands[seat])
+    pending = view["pending"]
+    if pending is not None and pending["seat"] != seat:
+        assert "card" not in pending
+
+
+def check_events(game: Game, events: list[Event]) -> None:
+    """No card leaks into a public part; private parts go only to the seat they concern."""
+    for event in events:
+        allowed = PUBLIC_CARD_FIELDS.get(event.kind, set())
+        leaked = (CARD_WORDS & set(event.public)) - allowed
+        assert not leaked, f"{event.kind} shows {leaked} to everyone"
+        for seat, part in (event.private or {}).items():
+            if event.kind == "drew":
+                assert seat == event.public["seat"]
+            elif event.kind == "challenged":
+                assert seat == event.public["seat"], "the reveal goes to the challenger only"
+            assert set(part) <= CARD_WORDS
+
+
+def check_all(game: Game, events: list[Event], rng: random.Random) -> None:
+    check_conservation(game)
+    check_waiting(game)
+    check_events(game, events)
+    check_view(game, None)
+    for seat in {*game.waiting_on(), rng.randrange(game.state.players)}:
+        check_view(game, seat)
+
+
+def random_rules(rng: random.Random, players: int) -> RuleSet:
+    scoring = rng.choice(["winner_takes", "lowest_wins", "lazy"])
+    target = {
+        "winner_takes": rng.choice([100, 200, 500]),
+        "lowest_wins": rng.choice([50, 100, 200]),
+    }
+    return rules_from_dict(
+        {
+            "deck": rng.choice(["modern", "classic", "classic_blank"]),
+            "first_card": rng.choice(["official", "number_only"]),
+            "challenge": rng.choice(["official", "return", "off"]),
+            "scoring": scoring,
+            "target": target.get(scoring, rng.randint(1, 3)),
+            "hand_size": rng.choice([5, 7, 10]) if players <= 8 else 7,
+            "draw_until_playable": rng.random() < 0.2,
+            "must_play_drawn": rng.random() < 0.2,
+            "lone_zero_50": rng.random() < 0.3,
+            "uno_penalty": rng.choice([2, 4]),
+            "false_catch_penalty": rng.choice([0, 0, 2]),
+            "turn_seconds": rng.choice([0, 30]),
+            "custom_cards": [{"effect": rng.choice(_EFFECTS), "label": "custom"} for _ in range(3)],
+        }
+    )
+
+
+_EFFECTS = list(CUSTOM_EFFECTS)
+
+
+def try_apply(game: Game, seat: int, command: Command, now_ms: int) -> list[Event] | None:
+    """Apply, or check that a refused command changed nothing."""
+    before = game.snapshot()
+    try:
+        return game.apply(seat, command, now_ms)
+    except EngineError:
+        assert game.snapshot() == before, f"refused {command} changed the game"
+        return None
+
+
+def random_step(game: Game, rng: random.Random, now_ms: int) -> tuple[list[Event], int]:
+    """One step of a lively table: mostly the waited seat's legal moves, sometimes UNO calls,
+    catches, timeouts and wrong commands from anyone."""
+    players = game.state.players
+    roll = rng.random()
+    if game.phase == "round_over":
+        return game.apply(rng.randrange(players), _next_round(), now_ms), now_ms
+    if roll < 0.05 and game.deadline_ms is not None:
+        now_ms = max(now_ms, game.deadline_ms)
+        return game.apply(0, Timeout(), now_ms), now_ms
+    if roll < 0.15:
+        seat = rng.randrange(players)
+        options = game.legal_commands(seat)
+        if options:
+            return game.apply(seat, rng.choice(options), now_ms), now_ms
+    if roll < 0.18:
+        seat = rng.randrange(players)
+        waited = game.waiting_on()[0]
+        wrong = rng.choice(game.legal_commands(waited))
+        events = try_apply(game, seat, wrong, now_ms)
+        if events is not None:
+            return events, now_ms
+    seat = game.waiting_on()[0]
+    options = game.legal_commands(seat)
+    plays: list[Command] = [c for c in options if isinstance(c, Play)]
+    if plays and rng.random() < 0.9:  # a table that mostly plays, so rounds end
+        options = plays
+    command = rng.choice(options)
+    if isinstance(command, Play) and len(game.state.hands[seat]) == 2 and rng.random() < 0.8:
+        command = dataclasses.replace(command, uno=True)  # most players remember to call
+    return game.apply(seat, command, now_ms), now_ms + 1000
+
+
+def _next_round() -> Command:
+    return NextRound()
+
+
+def play_match(seed: int, checks: bool = True, max_steps: int = 200_000) -> dict[str, Any]:
+    rng = random.Random(seed)
+    players = rng.randint(2, 10)
+    rules = random_rules(rng, players)
+    game, events = Game.start(players, rules, seed=seed)
+    if checks:
+        check_all(game, events, rng)
+    now_ms = 0
+    for _ in range(max_steps):
+        if game.phase == "match_over":
+            state = game.state
+            return {"players": players, "rounds": state.rounds_played, "rules": rules.to_dict()}
+        events, now_ms = random_step(game, rng, now_ms)
+        if checks:
+            check_all(game, events, rng)
+    raise AssertionError(f"match {seed} did not end in {max_steps} steps")

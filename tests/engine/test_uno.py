@@ -1,0 +1,133 @@
+"""U-CALL, U-CATCH, U-FALSE, O-WINDOW, and public card counts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.engine import Game, RuleError, parse_card
+from app.engine.commands import Catch, Play
+
+from .helpers import act, counts, rigged, seen_by
+
+HANDS = [["R1", "R2", "G9"], ["R3", "G3", "B3"], ["R4", "G4", "Y4"]]
+
+
+def _two_left(**rules: Any) -> Game:
+    game, _ = rigged(HANDS, "R5", ["B7", "B8", "B9", "Y7", "Y8"], **rules)
+    act(game, 0, "play", card="R1")  # seat 0 now holds R2, G9
+    act(game, 1, "play", card="R3")
+    act(game, 2, "play", card="R4")
+    return game
+
+
+def test_u_call_with_the_play_is_safe() -> None:
+    game = _two_left()
+    events = act(game, 0, "play", card="R2", uno=True)
+    assert seen_by(events, None, "uno_called") == [{"kind": "uno_called", "seat": 0}]
+    assert game.view(None)["seats"][0]["uno"] is True
+    assert game.view(None)["catchable"] == []
+    with pytest.raises(RuleError) as info:
+        act(game, 1, "catch", target=0)
+    assert info.value.code == "not_catchable"
+
+
+def test_u_call_just_before_the_play_holding_two_cards_counts() -> None:
+    game = _two_left()
+    act(game, 0, "uno")
+    act(game, 0, "play", card="R2")
+    assert game.view(None)["seats"][0]["uno"] is True and game.view(None)["catchable"] == []
+
+
+def test_u_call_right_after_the_play_before_anyone_catches_is_safe() -> None:
+    game = _two_left()
+    act(game, 0, "play", card="R2")
+    assert game.view(None)["catchable"] == [0]
+    act(game, 0, "uno")
+    assert game.view(None)["catchable"] == []
+    with pytest.raises(RuleError):
+        act(game, 2, "catch", target=0)
+    assert counts(game)[0] == 1
+
+
+def test_u_call_with_three_cards_is_refused() -> None:
+    game, _ = rigged(HANDS, "R5")
+    with pytest.raises(RuleError) as info:
+        act(game, 0, "uno")
+    assert info.value.code == "nothing_to_do"
+
+
+def test_u_catch_any_other_player_catches_a_silent_last_card_and_it_costs_two() -> None:
+    game = _two_left()
+    act(game, 0, "play", card="R2")
+    events = act(game, 2, "catch", target=0)  # not the next player: anyone seated may catch
+    assert seen_by(events, None, "caught")[0] == {"kind": "caught", "seat": 0, "by": 2}
+    assert counts(game)[0] == 3 and game.view(None)["catchable"] == []
+
+
+def test_u_catch_calling_after_being_caught_does_not_help() -> None:
+    game = _two_left()
+    act(game, 0, "play", card="R2")
+    act(game, 1, "catch", target=0)
+    with pytest.raises(RuleError):
+        act(game, 0, "uno")  # holds 3 cards now
+    assert counts(game)[0] == 3
+
+
+def test_u_catch_window_closes_when_the_next_player_acts() -> None:
+    game = _two_left()
+    act(game, 0, "play", card="R2")
+    act(game, 1, "draw")
+    assert game.view(None)["catchable"] == []
+    with pytest.raises(RuleError) as info:
+        act(game, 2, "catch", target=0)
+    assert info.value.code == "not_catchable"
+    assert counts(game)[0] == 1
+
+
+def test_u_catch_uno_penalty_option_four_cards() -> None:
+    game = _two_left(uno_penalty=4)
+    act(game, 0, "play", card="R2")
+    act(game, 1, "catch", target=0)
+    assert counts(game)[0] == 5
+
+
+def test_u_false_catch_is_refused_by_default_and_changes_nothing() -> None:
+    game = _two_left()
+    before = game.snapshot()
+    with pytest.raises(RuleError) as info:
+        act(game, 1, "catch", target=2)
+    assert info.value.code == "not_catchable"
+    assert game.snapshot() == before
+
+
+def test_u_false_catch_penalty_costs_the_catcher() -> None:
+    game = _two_left(false_catch_penalty=2)
+    events = act(game, 1, "catch", target=2)
+    assert seen_by(events, None, "false_catch")[0]["seat"] == 1
+    assert counts(game)[1] == 4
+
+
+def test_catching_yourself_is_refused() -> None:
+    game = _two_left()
+    with pytest.raises(RuleError) as info:
+        act(game, 0, "catch", target=0)
+    assert info.value.code == "bad_target"
+
+
+def test_o_window_grace_refuses_an_early_catch_without_penalty() -> None:
+    game = _two_left(uno_grace_ms=500)
+    game.apply(0, Play(parse_card("R2")), now_ms=10_000)
+    with pytest.raises(RuleError) as info:
+        game.apply(1, Catch(0), 10_200)
+    assert info.value.code == "too_early"
+    assert counts(game)[0] == 1
+    game.apply(1, Catch(0), 10_600)
+    assert counts(game)[0] == 3
+
+
+def test_card_counts_are_public_to_everyone() -> None:
+    game = _two_left()
+    for viewer in (0, 1, 2, None):
+        assert [s["cards"] for s in game.view(viewer)["seats"]] == [2, 2, 2]
