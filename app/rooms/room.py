@@ -152,6 +152,12 @@ class Room:
             if item.future is not None and not item.future.done():
                 item.future.set_exception(exc)
             return
+        except Exception:
+            # The store failed (or a bug): the engine may be ahead of the store, so this room
+            # object is finished; the registry reloads the room from the store on next use.
+            if item.future is not None and not item.future.done():
+                item.future.set_exception(RoomUnavailable())
+            raise
         if item.future is not None and not item.future.done():
             item.future.set_result(result)
         if item.kind in ("command", "bot"):

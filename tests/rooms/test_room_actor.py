@@ -1,0 +1,114 @@
+"""The room actor in-process (memory store, in-process bus, no sockets): store before publish,
+a failing store, idle rooms unloaded."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from app.bus import InProcessBus
+from app.config import Settings
+from app.rooms import Hub, RoomError, RoomRegistry
+from app.rooms.items import Item
+from app.store.base import RoomRecord
+from app.store.memory import MemoryRoomStore
+
+
+class RecordingStore(MemoryRoomStore):
+    def __init__(self, log: list[str]) -> None:
+        super().__init__()
+        self.log = log
+        self.fail_next = False
+
+    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
+        if self.fail_next:
+            self.fail_next = False
+            raise OSError("disk full")
+        await asyncio.sleep(0.001)  # a commit takes time: publishing must wait for it
+        await super().append(code, record, meta)
+        self.log.extend(f"stored {e['seq']}" for e in record.events)
+
+
+class FakeViewer:
+    def __init__(self, token_hash: str | None = None) -> None:
+        self.seat: int | None = None
+        self.token_hash = token_hash
+        self.frames: list[dict[str, Any]] = []
+        self.closed: tuple[int, str] | None = None
+
+    def deliver(self, seq: int, frame: str) -> None:
+        self.frames.append(json.loads(frame))
+
+    def begin(self, frames: list[str], seq: int) -> None:
+        self.frames.extend(json.loads(f) for f in frames)
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+def settings(**changes: Any) -> Settings:
+    return Settings(database_url="memory://", bot_delay_ms=(1, 2), **changes)
+
+
+async def make_room(registry: RoomRegistry) -> str:
+    code, _seat, _token = await registry.create("Ann", rules={"turn_seconds": 0}, seed=4)
+    room = await registry.get(code)
+    assert room is not None
+    await room.ask(Item("join", message={"name": "Bob"}))
+    return code
+
+
+async def test_every_event_is_stored_before_it_is_published() -> None:
+    log: list[str] = []
+    bus = InProcessBus()
+    registry = RoomRegistry(RecordingStore(log), bus, settings())
+    code = await make_room(registry)
+    bus.subscribe(f"room:{code}", lambda m: log.append(f"published {m['seq']}")
+                  if "seq" in m else None)
+    room = await registry.get(code)
+    assert room is not None
+    await room.ask(Item("command", seat=0, message={"type": "start"}))
+    published = [line for line in log if line.startswith("published")]
+    assert len(published) >= 3
+    for line in published:
+        seq = line.split()[1]
+        assert log.index(f"stored {seq}") < log.index(line)
+    await registry.close()
+
+
+async def test_a_failing_store_refuses_the_command_and_the_room_reloads_as_stored() -> None:
+    store = RecordingStore([])
+    bus = InProcessBus()
+    hub = Hub(bus)
+    registry = RoomRegistry(store, bus, settings())
+    code = await make_room(registry)
+    room = await registry.get(code)
+    assert room is not None
+    viewer = FakeViewer()
+    hub.attach(code, viewer)
+    await room.ask(Item("connect", viewer=viewer))
+    store.fail_next = True
+    try:
+        await room.ask(Item("command", seat=0, message={"type": "start"}))
+        raise AssertionError("the command should have been refused")
+    except RoomError as exc:
+        assert exc.code == "unavailable"
+    assert viewer.closed is not None and viewer.closed[0] == 1012  # reconnect and resume
+    again = await registry.get(code)
+    assert again is not None and again is not room
+    assert again.meta.phase == "lobby" and again.game is None  # the unstored start never was
+    await again.ask(Item("command", seat=0, message={"type": "start"}))
+    assert again.game is not None
+    await registry.close()
+
+
+async def test_a_room_nobody_watches_is_unloaded_and_a_finished_one_closed() -> None:
+    store = MemoryRoomStore()
+    registry = RoomRegistry(store, InProcessBus(), settings(idle_seconds=0.1))
+    code = await make_room(registry)
+    await asyncio.sleep(0.3)
+    assert code not in registry.rooms
+    assert await store.open_rooms() == []  # it never started: closed for good
+    assert await registry.get(code) is None
+    await registry.close()
