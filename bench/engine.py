@@ -3,15 +3,24 @@
 Policy: play a random playable card when there is one (a random color for wilds), otherwise draw,
 and play the drawn card if it can be played; accept every Wild Draw Four.
 
-    .venv/bin/python -m bench.engine [--games N] [--json] [--compare-rlcard]
+    .venv/bin/python -m bench.engine [--games N] [--json] [--compare-rlcard] [--compiled]
+
+``--compiled`` first compiles the unchanged engine sources with mypyc (into bench/.mypyc/, about a
+minute the first time) and measures that build: the same rules, events and views, as C.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import random
+import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from app.engine import Game, preset
 from app.engine.cards import CARD_KINDS
@@ -69,15 +78,50 @@ def play_rlcard_games(games: int, seed: int) -> tuple[float, int]:
     return time.perf_counter() - started, steps
 
 
+def compiled_engine_dir() -> Path:
+    """The engine compiled by mypyc from the current sources (rebuilt when they change)."""
+    root = Path(__file__).resolve().parent.parent
+    sources = sorted((root / "app" / "engine").glob("*.py"))
+    digest = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()[:12]
+    build = root / "bench" / ".mypyc" / digest
+    if not (build / "done").exists():
+        shutil.rmtree(build, ignore_errors=True)
+        (build / "app" / "engine").mkdir(parents=True)
+        (build / "app" / "__init__.py").write_text("")
+        for source in sources:
+            shutil.copy(source, build / "app" / "engine" / source.name)
+        modules = [f"app/engine/{p.name}" for p in sources if p.name != "__init__.py"]
+        mypyc = Path(sys.executable).parent / "mypyc"
+        subprocess.run([str(mypyc), *modules], cwd=build, check=True, capture_output=True)
+        (build / "done").write_text(digest)
+    return build
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--engine-build", default="python", help=argparse.SUPPRESS)
     parser.add_argument("--compare-rlcard", action="store_true")
+    parser.add_argument("--compiled", action="store_true", help="measure the mypyc build")
     args = parser.parse_args()
+    if args.compiled and "bench/.mypyc" not in str(sys.modules["app.engine"].__file__):
+        build = compiled_engine_dir()
+        argv = [a for a in sys.argv[1:] if a != "--compiled"]
+        env = {**os.environ, "PYTHONPATH": str(build)}
+        code = "import sys; from bench.engine import main; sys.argv[1:] = sys.argv[2:]; main()"
+        root = Path(__file__).resolve().parent.parent
+        done = subprocess.run(
+            [sys.executable, "-c", code, "--", *argv, "--engine-build", "mypyc"],
+            check=False,  # its exit code is passed on
+            env={**env, "PYTHONPATH": f"{build}:{root}"},
+            cwd=build,
+        )
+        raise SystemExit(done.returncode)
     seconds, steps = play_engine_games(args.games, args.seed)
-    result: dict[str, float | int] = {
+    result: dict[str, float | int | str] = {
+        "engine": args.engine_build,
         "games": args.games,
         "seconds": round(seconds, 3),
         "games_per_second": round(args.games / seconds),
@@ -88,7 +132,7 @@ def main() -> None:
         rl_games = max(1, args.games // 4)
         rl_seconds, _ = play_rlcard_games(rl_games, args.seed)
         result["rlcard_games_per_second"] = round(rl_games / rl_seconds)
-        result["ratio_vs_rlcard"] = round(result["games_per_second"] / (rl_games / rl_seconds), 2)
+        result["ratio_vs_rlcard"] = round(args.games / seconds / (rl_games / rl_seconds), 2)
     if args.json:
         print(json.dumps(result))
     else:
