@@ -52,7 +52,8 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url`` (UNO_DATABASE_URL), with the SQLite settings applied."""
     url = normalize_url(url)
     if not is_sqlite(url):
-        kwargs.setdefault("pool_pre_ping", True)
+        # No pool_pre_ping: it costs a round trip on every checkout, i.e. on every move;
+        # SqlRoomStore.append retries once on a connection that died instead.
         return create_async_engine(url, **kwargs)
     engine = create_async_engine(url, **kwargs)
     event.listen(engine.sync_engine, "connect", _sqlite_on_connect)

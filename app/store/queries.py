@@ -110,6 +110,7 @@ async def match_view(conn: AsyncConnection, match_id: int) -> dict[str, Any] | N
         "league": m.league_id,
         "rules": m.rules,
         "seed": m.seed if ended else None,
+        "deal": m.deal if ended else None,
         "started_at": iso(m.started_at),
         "ended_at": iso(m.ended_at),
         "players": players,

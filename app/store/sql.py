@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .base import RoomRecord, StoredRoom
@@ -97,20 +97,34 @@ class SqlRoomStore:
             events=record.events,
             match_id=_match_at(code, record.seq),
         )
-        try:
-            if meta is None and self._postgres:
-                async with self._autocommit.connect() as conn:
-                    await conn.execute(line)
+        retried = False
+        while True:
+            try:
+                await self._write(code, line, meta)
                 return
-            async with self._engine.begin() as conn:
+            except IntegrityError as exc:
+                # A NULL room id (no such open room) or a seq stored twice: tell which.
+                if await self._room_id(code) is None:
+                    raise UnknownRoom(f"no open room {code}") from exc
+                if retried:
+                    return  # the first try committed before its connection died
+                raise DuplicateRecord(f"room {code} already has seq {record.seq}") from exc
+            except DBAPIError as exc:
+                # The pool holds connections without pinging them (a ping is a round trip on
+                # every move); one that died with a database restart is retried once.
+                if retried or not exc.connection_invalidated:
+                    raise
+                retried = True
+
+    async def _write(self, code: str, line: Any, meta: dict[str, Any] | None) -> None:
+        if meta is None and self._postgres:
+            async with self._autocommit.connect() as conn:
                 await conn.execute(line)
-                if meta is not None:
-                    await conn.execute(_set_meta(code, meta))
-        except IntegrityError as exc:
-            # A NULL room id (no such open room) or a seq stored twice: tell which.
-            if await self._room_id(code) is None:
-                raise UnknownRoom(f"no open room {code}") from exc
-            raise DuplicateRecord(f"room {code} already has seq {record.seq}") from exc
+            return
+        async with self._engine.begin() as conn:
+            await conn.execute(line)
+            if meta is not None:
+                await conn.execute(_set_meta(code, meta))
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
         maker = pg_insert if self._postgres else sqlite_insert

@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store.base import RoomRecord, RoomStore
@@ -118,3 +119,25 @@ async def test_many_rooms_appending_at_once_lose_nothing(engine: AsyncEngine) ->
         assert loaded is not None
         assert [r.seq for r in loaded.records] == list(range(1, 16))
         assert loaded.meta == {"last": 15}
+
+
+async def test_an_append_survives_the_database_dropping_its_connections(
+    engine: AsyncEngine, db_url: str
+) -> None:
+    store = SqlRoomStore(engine)
+    await store.create_room("DROP", {})
+    await store.append("DROP", record(1), None)
+    if engine.dialect.name == "postgresql":  # what a Postgres restart does to pooled connections
+        other = create_engine(db_url)
+        async with other.begin() as conn:
+            await conn.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            )
+        await other.dispose()
+    await store.append("DROP", record(2), None)
+    await store.append("DROP", record(3), {"after": "restart"})
+    loaded = await store.load_room("DROP")
+    assert loaded is not None and [r.seq for r in loaded.records] == [1, 2, 3]
