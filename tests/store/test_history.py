@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store.history import HistoryStore, SeatInfo
-from app.store.models import Player
+from app.store.models import Player, RoomLogLine, RoomSnapshot
 from tests.store.scripted import Recorder, ScriptedMatch, hand_worth
 
 
@@ -60,7 +60,7 @@ async def test_a_finished_match_shows_every_hand_points_totals_and_winner(
 
 
 async def test_the_event_log_is_the_match_and_outlives_the_room(
-    history: HistoryStore, recorder: Recorder
+    history: HistoryStore, recorder: Recorder, engine: AsyncEngine
 ) -> None:
     await recorder.open_room("LOGS")  # seq 1: lobby chat, not part of the match
     match_id = await recorder.play(
@@ -76,9 +76,14 @@ async def test_the_event_log_is_the_match_and_outlives_the_room(
     ]
     assert log["log"][-1]["events"][0]["kind"] == "match_over"
 
+    await recorder.rooms.save_snapshot("LOGS", 5, {"version": 5})
     await recorder.rooms.close_room("LOGS")
     assert await recorder.rooms.load_room("LOGS") is None
     assert await history.match_events(match_id) == log  # history and the log stay
+    async with engine.connect() as conn:  # what only recovery needed is gone
+        kept = await conn.execute(select(RoomLogLine.seq).order_by(RoomLogLine.seq))
+        assert list(kept.scalars()) == [2, 3, 4]
+        assert (await conn.execute(select(func.count()).select_from(RoomSnapshot))).scalar() == 0
     match = await history.match(match_id)
     assert match is not None and match["status"] == "finished"
 
@@ -132,3 +137,43 @@ async def test_recording_twice_after_a_failover_changes_nothing(
     match = await history.match(match_id)
     assert match is not None
     assert (match["status"], len(match["rounds"]), match["winners"]) == ("finished", 1, [0])
+
+
+async def test_history_calls_may_come_before_or_after_the_records_they_describe(
+    history: HistoryStore, recorder: Recorder
+) -> None:
+    await recorder.open_room("ORDER")  # seq 1
+    # start_match before the start record (seq 2) is appended; finish_match before the last.
+    match_id = await history.start_match(
+        "ORDER", seed=3, rules={}, seats=[SeatInfo("a"), SeatInfo("b")], first_seq=2
+    )
+    await recorder.log("ORDER", 0, {"type": "start"}, "round_started", round=1)
+    await recorder.log("ORDER", 0, {"type": "play", "card": "R1"}, "played")
+    await history.finish_match(match_id, {"winners": [0], "places": [1, 2], "scores": [9, 0]}, 4)
+    await recorder.log("ORDER", 0, {"type": "play", "card": "R2"}, "match_over")
+    await recorder.log("ORDER", None, {"type": "chat", "text": "after"}, "chat")
+    log = await history.match_events(match_id)
+    assert log is not None and [line["seq"] for line in log["log"]] == [2, 3, 4]
+
+
+async def test_h_last_places_are_kept_with_the_round(
+    history: HistoryStore, recorder: Recorder
+) -> None:
+    await recorder.open_room("LAST")
+    match_id = await history.start_match(
+        "LAST", seed=3, rules={}, seats=[SeatInfo(n) for n in "abc"], first_seq=2
+    )
+    await history.record_round(
+        match_id,
+        {
+            "round": 1,
+            "winner": 1,
+            "hands": [[], [], ["R5"]],
+            "hand_points": [0, 0, 5],
+            "points": [0, 5, 0],
+            "scores": [0, 5, 0],
+            "places": [2, 1, 3],  # H-LAST: seat 1 out first, seat 2 left holding cards
+        },
+    )
+    match = await history.match(match_id)
+    assert match is not None and match["rounds"][0]["places"] == [2, 1, 3]
