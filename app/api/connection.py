@@ -54,6 +54,10 @@ class Connection:
 
     # -- used by the endpoint --------------------------------------------------------------
 
+    @property
+    def queued(self) -> int:
+        return len(self._queue)
+
     def send(self, message: dict[str, Any]) -> None:
         self._push(json.dumps(message, separators=(",", ":")))
 

@@ -105,6 +105,8 @@ async def read_loop(
             _error(conn, _peek_id(text), "rate_limited", "too many messages: slow down")
             continue
         await handle_text(conn, room, text)
+        if conn.queued:
+            await asyncio.sleep(0)  # let the writer drain replies before the next message
 
 
 def _peek_id(text: str) -> Any:

@@ -43,7 +43,9 @@ def choose_command(game: Game, seat: int, rng: random.Random) -> Command | None:
         return Keep()
     if Draw() in legal:
         return Draw()
-    return None
+    # Whatever else the table asks of this seat (rules this policy has no opinion on yet).
+    rest = [c for c in legal if not isinstance(c, CallUno)]
+    return rng.choice(rest) if rest else None
 
 
 def best_color(hand: list[Card], without: Card | None, rng: random.Random) -> int:

@@ -15,12 +15,10 @@ from .room import Clock, Room
 
 log = logging.getLogger("uno.rooms")
 
-# Recorded command types that went through the engine (and so are replayed).
-ENGINE_TYPES = frozenset(
-    {
-        "play", "draw", "keep", "uno", "catch", "challenge", "accept", "choose_color", "give",
-        "slap", "chat", "next_round", "timeout",
-    }
+# Recorded command types the room applied itself; every other record went through the engine
+# (and is replayed), whatever commands the engine learns.
+ROOM_TYPES = frozenset(
+    {"join", "presence", "add_bot", "rules", "host", "left", "kicked", "replace"}
 )
 
 
@@ -35,7 +33,7 @@ def replay_record(game: Game | None, record: RoomRecord) -> Game | None:
         rigged = RiggedDeal.parse(deal, players, rules.deck) if deal else None
         game, _ = Game.start(players, rules, int(command["seed"]), rigged, record.now_ms)
         return game
-    if game is None or kind not in ENGINE_TYPES or command.get("room"):
+    if game is None or kind in ROOM_TYPES or command.get("room"):
         return game
     seat = record.seat if record.seat is not None else 0
     events = game.apply(seat, parse_command(command), record.now_ms)

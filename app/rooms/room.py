@@ -36,11 +36,10 @@ log = logging.getLogger("uno.room")
 
 Clock = Callable[[], int]
 
-# Client message types the room itself answers; every other type goes to the engine.
+# Client message types the room itself answers; every other type goes to the engine's
+# parse_command (so commands the engine adds flow through unchanged), except the room's own.
 HOST_COMMANDS = frozenset({"start", "rules", "add_bot", "kick", "next_round"})
-CLIENT_ENGINE_TYPES = frozenset(
-    {"play", "draw", "keep", "uno", "catch", "challenge", "accept", "choose_color", "give", "slap"}
-)
+ROOM_ONLY_TYPES = frozenset({"timeout"})  # sent by the room's timer, never by a client
 
 
 # Refusals that mean "the table moved on" when the client acted on an older seq.
@@ -204,13 +203,13 @@ class Room:
             await lobby.chat(self, seat, message)
         elif kind == "leave":
             await lobby.leave(self, seat)
-        elif kind in CLIENT_ENGINE_TYPES:
+        elif kind in ROOM_ONLY_TYPES:
+            raise RoomError("bad_message", f"unknown message type {kind!r}")
+        else:
             try:
                 await self.engine_command(seat, parse_command(message))
             except EngineError as exc:
                 raise too_late_or(exc, message.get("seq"), self.seq) from None
-        else:
-            raise RoomError("bad_message", f"unknown message type {kind!r}")
 
     # -- applying, storing, publishing ----------------------------------------------------------
 

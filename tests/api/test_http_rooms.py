@@ -76,7 +76,6 @@ async def test_bad_requests_get_json_errors_with_fitting_statuses(
         ({"name": "x" * 33}, 422, "bad_request"),
         ({"name": "Ann", "max_players": 11}, 422, "bad_request"),
         ({"name": "Ann", "preset": "chaos"}, 400, "bad_rules"),
-        ({"name": "Ann", "preset": "house"}, 400, "not_implemented"),
         ({"name": "Ann", "rules": {"hand_size": 2}}, 400, "bad_rules"),
         ({"name": "Ann", "deal": {"hands": [["R1"], ["R2"]], "discard": "R5"}}, 403,
          "forbidden"),

@@ -11,7 +11,7 @@ from .client import connect, make_table
 from .test_commands import NO_TIMER, deal
 
 
-async def test_rules_change_in_the_lobby_and_unbuilt_house_rules_are_refused_clearly(
+async def test_rules_change_in_the_lobby_and_bad_rules_are_refused_clearly(
     live_server: ServerProcess,
 ) -> None:
     table = await make_table(live_server, ["Ann", "Bob"], seed=1)
@@ -19,8 +19,8 @@ async def test_rules_change_in_the_lobby_and_unbuilt_house_rules_are_refused_cle
     await ann.ok("rules", rules={"turn_seconds": 5, "uno_penalty": 4})
     changed = await bob.event("rules_changed")
     assert changed["rules"]["turn_seconds"] == 5 and changed["rules"]["uno_penalty"] == 4
-    refused = await ann.cmd("rules", preset="house")
-    assert refused["code"] == "not_implemented" and "not implemented" in refused["message"]
+    refused = await ann.cmd("rules", preset="chaos")
+    assert refused["code"] == "bad_rules" and "chaos" in refused["message"]
     assert (await ann.cmd("rules", rules={"hand_size": 99}))["code"] == "bad_rules"
     assert (await ann.cmd("rules", rules={"nonsense": 1}))["code"] == "bad_rules"
     assert (await bob.cmd("rules", rules={"turn_seconds": 9}))["code"] == "forbidden"

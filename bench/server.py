@@ -1,0 +1,397 @@
+"""Live tables under load: N rooms of 4 client bots over real sockets, one action per seat per
+``--interval`` seconds, against the real server (SQLite, in-process bus) in its own process.
+
+    .venv/bin/python -m bench.server [--rooms 500] [--seconds 30] [--interval 3] [--json]
+
+Prints sockets held, actions/s, action-to-last-recipient latency p50/p99 (from sending a move
+to the moment the last of the room's 4 sockets has its first event) and the server's RSS. The
+same load then runs against a bare ``websockets`` broadcast server (no game, no database) to
+show the transport's own latency; the ratio compares the two.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = {"turn_seconds": 0, "deck": "classic", "challenge": "off"}
+
+
+def raise_fd_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+
+
+def free_port() -> int:
+    import socket  # noqa: PLC0415
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status")
+    if not status.exists():
+        return float("nan")
+    for line in status.read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def playable(card: str, top: str, color: str | None) -> bool:
+    if card.startswith("W"):
+        return True
+    return (color is not None and card[0] == color) or (
+        not top.startswith("W") and card[1:] == top[1:]
+    )
+
+
+class Seat:
+    """One client socket that follows the table from its own events."""
+
+    def __init__(self, room: BenchRoom, seat: int) -> None:
+        self.room = room
+        self.seat = seat
+        self.ws: Any = None
+        self.hand: list[str] = []
+        self.last_seq = 0
+
+    def on_frame(self, raw: str | bytes) -> None:
+        now = time.perf_counter()
+        frame = json.loads(raw)
+        seq = frame.get("seq")
+        if seq is not None:
+            self.last_seq = seq
+            self.room.arrived(self, seq, now)
+        kind = frame["type"]
+        if kind == "state":
+            state = frame["state"]
+            self.hand = list(state["you"]["hand"]) if state["you"] else []
+            self.room.from_state(state)
+        elif kind == "event":
+            self.on_event(frame["event"])
+        elif kind == "error":
+            self.room.desync = True
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        kind = event["kind"]
+        room = self.room
+        mine = event.get("seat") == self.seat
+        if kind == "round_started":
+            self.hand = list(event.get("hand", []))
+            room.phase = "playing"
+        elif kind == "played" and mine:
+            with contextlib.suppress(ValueError):
+                self.hand.remove(event["card"])
+        elif kind == "drew" and mine:
+            self.hand.extend(event.get("cards", []))
+            if event.get("cards"):
+                room.drawn = event["cards"][-1]
+        if self.seat == 0:  # one seat keeps the shared table facts
+            room.on_public(event)
+
+
+class BenchRoom:
+    def __init__(self, code: str, tokens: list[str], results: list[float]) -> None:
+        self.code = code
+        self.tokens = tokens
+        self.seats = [Seat(self, s) for s in range(len(tokens))]
+        self.results = results
+        self.phase = "lobby"
+        self.top = ""
+        self.color: str | None = None
+        self.turn = 0
+        self.pending: dict[str, Any] | None = None
+        self.drawn = ""
+        self.desync = False
+        self.target: int | None = None
+        self.sent_at = 0.0
+        self.got: set[int] = set()
+        self.last_at = 0.0
+        self.done = asyncio.Event()
+
+    def from_state(self, state: dict[str, Any]) -> None:
+        self.phase, self.top, self.color = state["phase"], state["top"] or "", state["color"]
+        self.turn, self.pending = state["turn"] or 0, state["pending"]
+        self.desync = False
+
+    def on_public(self, event: dict[str, Any]) -> None:
+        kind = event["kind"]
+        if kind in ("played", "first_card"):
+            self.top, self.color = event["card"], event["color"]
+        elif kind == "color_chosen":
+            self.color = event["color"]
+        elif kind == "turn":
+            self.turn, self.pending = event["seat"], event.get("pending")
+        elif kind in ("round_over", "match_over"):
+            self.phase = kind
+        elif kind == "round_started":
+            self.desync = True  # the first turn is not an event: ask for a state
+
+    def arrived(self, seat: Seat, seq: int, now: float) -> None:
+        if self.target is not None and seq >= self.target and seat.seat not in self.got:
+            self.got.add(seat.seat)
+            self.last_at = now
+            if len(self.got) == len(self.seats):
+                self.results.append(self.last_at - self.sent_at)
+                self.target = None
+                self.done.set()
+
+    def next_move(self) -> tuple[Seat, dict[str, Any]] | None:
+        if self.phase in ("round_over", "match_over", "lobby"):
+            return self.seats[0], {"type": "next_round" if self.phase == "round_over" else "start"}
+        pending = self.pending
+        actor = self.seats[pending["seat"] if pending else self.turn]
+        if pending is not None:
+            if pending["kind"] == "choose_color":
+                return actor, {"type": "choose_color", "color": "R"}
+            if pending["kind"] == "play_drawn":
+                return actor, self._play(actor, self.drawn)
+            return None
+        for card in actor.hand:
+            if playable(card, self.top, self.color):
+                return actor, self._play(actor, card)
+        return actor, {"type": "draw"}
+
+    @staticmethod
+    def _play(actor: Seat, card: str) -> dict[str, Any]:
+        move: dict[str, Any] = {"type": "play", "card": card, "uno": len(actor.hand) == 2}
+        if card.startswith("W"):
+            move["color"] = "R"
+        return move
+
+    async def drive(self, interval: float, until: float) -> None:
+        """One move every ``interval / 4`` seconds (one per seat per ``interval``)."""
+        await asyncio.sleep(random.random() * interval)
+        while time.perf_counter() < until:
+            await asyncio.sleep(interval / len(self.seats))
+            if self.desync:
+                self.desync = False
+                await self.seats[0].ws.send('{"type":"sync"}')
+                continue
+            move = self.next_move()
+            if move is None:
+                continue
+            actor, message = move
+            self.got.clear()
+            self.done.clear()
+            self.target = actor.last_seq + 1
+            self.sent_at = time.perf_counter()
+            await actor.ws.send(json.dumps(message))
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(5):
+                    await self.done.wait()
+            self.target = None
+
+
+async def read_forever(seat: Seat) -> None:
+    with contextlib.suppress(websockets.ConnectionClosed):
+        async for raw in seat.ws:
+            seat.on_frame(raw)
+
+
+async def uno_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
+    rooms = []
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+        async def one(i: int) -> tuple[str, list[str]]:
+            made = (await http.post("/api/rooms", json={"name": f"p{i}a", "rules": RULES,
+                                                        "public": False})).json()
+            tokens = [made["token"]]
+            for n in "bcd":
+                joined = await http.post(f"/api/rooms/{made['code']}/join",
+                                         json={"name": f"p{i}{n}"})
+                tokens.append(joined.json()["token"])
+            return made["code"], tokens
+        for start in range(0, count, 50):
+            rooms += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 50))))
+    return rooms
+
+
+async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: float,
+                   interval: float, bare: bool) -> dict[str, Any]:
+    results: list[float] = []
+    tables = [BenchRoom(code, tokens, results) for code, tokens in rooms]
+    readers = []
+    for start in range(0, len(tables), 25):
+        async def connect(seat: Seat) -> None:
+            room = seat.room
+            url = (f"{ws_base}/{room.code}" if bare
+                   else f"{ws_base}/ws/rooms/{room.code}?token={room.tokens[seat.seat]}")
+            seat.ws = await websockets.connect(url, open_timeout=30, max_size=2**20)
+        batch = [s for t in tables[start:start + 25] for s in t.seats]
+        await asyncio.gather(*(connect(s) for s in batch))
+        readers += [asyncio.create_task(read_forever(s)) for s in batch]
+    if bare:
+        for table in tables:
+            table.phase, table.next_move = "playing", _bare_move(table)  # type: ignore[method-assign]
+    await asyncio.sleep(1)
+    warm = time.perf_counter() + min(5.0, seconds / 4)
+    until = warm + seconds
+    drivers = [asyncio.create_task(t.drive(interval, until)) for t in tables]
+    await asyncio.sleep(warm - time.perf_counter())
+    results.clear()
+    started = time.perf_counter()
+    await asyncio.gather(*drivers)
+    elapsed = time.perf_counter() - started
+    sockets = sum(1 for t in tables for s in t.seats if s.ws.state.name == "OPEN")
+    for table in tables:
+        for seat in table.seats:
+            await seat.ws.close()
+    for task in readers:
+        task.cancel()
+    ordered = sorted(results)
+    return {"sockets": sockets, "actions": len(results), "actions_per_s": len(results) / elapsed,
+            "p50_ms": quantile_ms(ordered, 0.5), "p99_ms": quantile_ms(ordered, 0.99),
+            "mean_ms": statistics.fmean(ordered) * 1000 if ordered else float("nan")}
+
+
+def quantile_ms(ordered: list[float], q: float) -> float:
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def _bare_move(table: BenchRoom) -> Any:
+    def move() -> tuple[Seat, dict[str, Any]]:
+        table.turn = (table.turn + 1) % len(table.seats)
+        return table.seats[table.turn], {"type": "play", "card": "R7", "color": "R"}
+    return move
+
+
+async def bare_server(port: int) -> None:
+    """A broadcast server: every message goes to every socket of its path, with a seq."""
+    groups: dict[str, set[Any]] = {}
+    seqs: dict[str, int] = {}
+
+    async def handler(ws: Any) -> None:
+        path = ws.request.path
+        group = groups.setdefault(path, set())
+        group.add(ws)
+        try:
+            async for raw in ws:
+                seqs[path] = seqs.get(path, 0) + 1
+                frame = json.dumps({"type": "event", "seq": seqs[path],
+                                    "event": {"kind": "played", **json.loads(raw)}})
+                websockets.broadcast(group, frame)
+        finally:
+            group.discard(ws)
+
+    async with websockets.serve(handler, "127.0.0.1", port, max_size=4096):
+        await asyncio.Future()
+
+
+def start_process(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(args, cwd=ROOT, env={**os.environ, **env},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=raise_fd_limit)  # noqa: PLW1509 (no threads yet)
+
+
+def wait_up(url: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        with contextlib.suppress(httpx.HTTPError):
+            httpx.get(url, timeout=1)
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    port = args.port or free_port()
+    db = Path(tempfile.mkdtemp(prefix="uno-bench-")) / "bench.db"
+    server = start_process(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port),
+         "--log-level", "warning", "--ws-max-size", "4096"],
+        {"UNO_DATABASE_URL": args.database or f"sqlite+aiosqlite:///{db}",
+         "UNO_MAX_ROOMS": "100000"},
+    )
+    try:
+        wait_up(f"http://127.0.0.1:{port}/healthz", server)
+        rooms = await uno_rooms(f"http://127.0.0.1:{port}", args.rooms)
+        uno = await run_load(f"ws://127.0.0.1:{port}", rooms, args.seconds, args.interval, False)
+        uno["server_rss_mb"] = rss_mb(server.pid)
+    finally:
+        server.terminate()
+        server.wait(10)
+    out: dict[str, Any] = {"rooms": args.rooms, "clients_per_room": 4,
+                           "database": args.database or "sqlite", "uno": uno}
+    if not args.skip_bare:
+        port = free_port()
+        bare = start_process([sys.executable, "-m", "bench.server", "--bare-server", str(port)],
+                             {})
+        try:
+            await asyncio.sleep(1.5)
+            fake = [(f"r{i}", ["", "", "", ""]) for i in range(args.rooms)]
+            result = await run_load(f"ws://127.0.0.1:{port}", fake, args.seconds, args.interval,
+                                    True)
+            result["server_rss_mb"] = rss_mb(bare.pid)
+            out["bare"] = result
+            out["p50_ratio"] = uno["p50_ms"] / result["p50_ms"]
+            out["p99_ratio"] = uno["p99_ms"] / result["p99_ms"]
+        finally:
+            bare.terminate()
+            bare.wait(10)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rooms", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--interval", type=float, default=3.0, help="seconds per seat action")
+    parser.add_argument("--skip-bare", action="store_true")
+    parser.add_argument("--database", help="UNO_DATABASE_URL (default: a fresh SQLite file; "
+                        "memory:// measures the room layer without a database)")
+    parser.add_argument("--json", action="store_true", help="one JSON line")
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--bare-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    raise_fd_limit()
+    with contextlib.suppress(ImportError):
+        import uvloop  # noqa: PLC0415
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    if args.bare_server:
+        asyncio.run(bare_server(args.bare_server))
+        return
+    out = asyncio.run(bench(args))
+    if args.json:
+        sys.stdout.write(json.dumps(out) + "\n")
+        return
+    lines = [f"{args.rooms} rooms x 4 clients, one action per seat every {args.interval:g} s"]
+    for name in ("uno", "bare"):
+        r = out.get(name)
+        if r is None:
+            continue
+        lines.append(
+            f"{name:>4}: sockets {r['sockets']}, {r['actions_per_s']:.0f} actions/s, "
+            f"latency p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms, "
+            f"server RSS {r['server_rss_mb']:.0f} MB"
+        )
+    if "p50_ratio" in out:
+        lines.append(f"ratio uno/bare: p50 x{out['p50_ratio']:.1f}, p99 x{out['p99_ratio']:.1f}")
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
