@@ -4,7 +4,7 @@
     player = await history.create_player("Ann")          # POST /api/players; keep player.key
     profile = await history.player_by_key(key)           # create/join with "player_key"
     match_id = await history.start_match("ABCD", seed=7, rules=rules.to_dict(),
-                                         seats=[SeatInfo("Ann", profile.id), ...],
+                                         seats=[MatchPlayer("Ann", profile.id), ...],
                                          first_seq=record.seq, league_id=None)
     await history.record_round(match_id, round_over)     # each ROUND_OVER event's public part
     await history.leave_match(match_id, seat)            # a profile left; its seat plays on
@@ -43,9 +43,9 @@ from .models import (
     utcnow,
 )
 from .queries import HistoryReads
-from .recording import MAX_NAME, SeatInfo, insert_match, match_row, match_status, tag_log
+from .recording import MAX_NAME, MatchPlayer, insert_match, match_row, match_status, tag_log
 
-__all__ = ["HistoryStore", "NewPlayer", "Profile", "SeatInfo"]
+__all__ = ["HistoryStore", "MatchPlayer", "NewPlayer", "Profile"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +123,7 @@ class HistoryStore(HistoryReads):
         *,
         seed: int,
         rules: Mapping[str, Any],
-        seats: Sequence[SeatInfo],
+        seats: Sequence[MatchPlayer],
         first_seq: int,
         league_id: int | None = None,
         deal: Mapping[str, Any] | None = None,

@@ -19,7 +19,7 @@ MAX_NAME = 40
 
 
 @dataclass(frozen=True, slots=True)
-class SeatInfo:
+class MatchPlayer:
     """Who sits at a seat when the match starts: a profile (``player_id``) is optional."""
 
     name: str
@@ -32,7 +32,7 @@ async def insert_match(
     room_code: str,
     seed: int,
     rules: Mapping[str, Any],
-    seats: Sequence[SeatInfo],
+    seats: Sequence[MatchPlayer],
     first_seq: int,
     league_id: int | None,
     deal: Mapping[str, Any] | None,

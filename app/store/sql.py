@@ -77,7 +77,8 @@ class SqlRoomStore:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._postgres = engine.dialect.name == "postgresql"
-        # A single INSERT commits by itself: no BEGIN round trip on the hot path (Postgres).
+        # Postgres: a single INSERT commits by itself, so no BEGIN round trip on the hot path.
+        # (SQLite keeps its BEGIN IMMEDIATE: no round trip there anyway.)
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
 
     async def create_room(self, code: str, meta: dict[str, Any]) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.store.base import RoomRecord
-from app.store.history import HistoryStore, SeatInfo
+from app.store.history import HistoryStore, MatchPlayer
 from app.store.sql import SqlRoomStore
 
 
@@ -59,7 +59,7 @@ class Recorder:
     async def play(
         self,
         code: str,
-        seats: Sequence[SeatInfo],
+        seats: Sequence[MatchPlayer],
         script: ScriptedMatch,
         league_id: int | None = None,
     ) -> int:

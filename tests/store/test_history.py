@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store.history import HistoryStore, SeatInfo
+from app.store.history import HistoryStore, MatchPlayer
 from app.store.models import Player, RoomLogLine, RoomSnapshot
 from tests.store.scripted import Recorder, ScriptedMatch, hand_worth
 
@@ -31,7 +31,7 @@ async def test_a_finished_match_shows_every_hand_points_totals_and_winner(
     await recorder.open_room("ABCD")
     match_id = await recorder.play(
         "ABCD",
-        [SeatInfo("Ann", ann.id), SeatInfo("Bot", bot=True)],
+        [MatchPlayer("Ann", ann.id), MatchPlayer("Bot", bot=True)],
         ScriptedMatch("winner_takes", 40, [(1, [25, 0]), (0, [0, 40])]),
     )
     match = await history.match(match_id)
@@ -64,7 +64,9 @@ async def test_the_event_log_is_the_match_and_outlives_the_room(
 ) -> None:
     await recorder.open_room("LOGS")  # seq 1: lobby chat, not part of the match
     match_id = await recorder.play(
-        "LOGS", [SeatInfo("a"), SeatInfo("b")], ScriptedMatch("winner_takes", 10, [(0, [0, 20])])
+        "LOGS",
+        [MatchPlayer("a"), MatchPlayer("b")],
+        ScriptedMatch("winner_takes", 10, [(0, [0, 20])]),
     )
     await recorder.log("LOGS", 1, {"type": "chat", "text": "gg"}, "chat")  # after the match
     log = await history.match_events(match_id)
@@ -94,7 +96,7 @@ async def test_a_running_match_hides_seed_commands_and_private_parts(
     await recorder.open_room("LIVE")
     first = await recorder.log("LIVE", 0, {"type": "start"}, "round_started", round=1)
     match_id = await history.start_match(
-        "LIVE", seed=99, rules={}, seats=[SeatInfo("a"), SeatInfo("b")], first_seq=first
+        "LIVE", seed=99, rules={}, seats=[MatchPlayer("a"), MatchPlayer("b")], first_seq=first
     )
     await recorder.log("LIVE", 0, {"type": "draw"}, "drew", seat=0, count=1)
     match = await history.match(match_id)
@@ -117,7 +119,7 @@ async def test_recording_twice_after_a_failover_changes_nothing(
     await recorder.open_room("TWICE")
     first = await recorder.log("TWICE", 0, {"type": "start"}, "round_started", round=1)
     match_id = await history.start_match(
-        "TWICE", seed=1, rules={}, seats=[SeatInfo("a"), SeatInfo("b")], first_seq=first
+        "TWICE", seed=1, rules={}, seats=[MatchPlayer("a"), MatchPlayer("b")], first_seq=first
     )
     round_over = {
         "round": 1,
@@ -145,7 +147,7 @@ async def test_history_calls_may_come_before_or_after_the_records_they_describe(
     await recorder.open_room("ORDER")  # seq 1
     # start_match before the start record (seq 2) is appended; finish_match before the last.
     match_id = await history.start_match(
-        "ORDER", seed=3, rules={}, seats=[SeatInfo("a"), SeatInfo("b")], first_seq=2
+        "ORDER", seed=3, rules={}, seats=[MatchPlayer("a"), MatchPlayer("b")], first_seq=2
     )
     await recorder.log("ORDER", 0, {"type": "start"}, "round_started", round=1)
     await recorder.log("ORDER", 0, {"type": "play", "card": "R1"}, "played")
@@ -161,7 +163,7 @@ async def test_h_last_places_are_kept_with_the_round(
 ) -> None:
     await recorder.open_room("LAST")
     match_id = await history.start_match(
-        "LAST", seed=3, rules={}, seats=[SeatInfo(n) for n in "abc"], first_seq=2
+        "LAST", seed=3, rules={}, seats=[MatchPlayer(n) for n in "abc"], first_seq=2
     )
     await history.record_round(
         match_id,

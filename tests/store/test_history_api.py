@@ -9,7 +9,7 @@ import pytest
 from fastapi import FastAPI
 
 from app.api.history import router
-from app.store.history import HistoryStore, SeatInfo
+from app.store.history import HistoryStore, MatchPlayer
 from tests.store.scripted import Recorder, ScriptedMatch
 
 
@@ -37,7 +37,7 @@ async def test_players_leagues_and_matches_over_http(
     await recorder.open_room("HTTP")
     match_id = await recorder.play(
         "HTTP",
-        [SeatInfo("Ann", ann["id"]), SeatInfo("Bot", bot=True)],
+        [MatchPlayer("Ann", ann["id"]), MatchPlayer("Bot", bot=True)],
         ScriptedMatch("winner_takes", 500, [(0, [0, 500])]),
         league_id,
     )

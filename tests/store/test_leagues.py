@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from app.store.errors import InvalidRequest, NotFound
-from app.store.history import HistoryStore, SeatInfo
+from app.store.history import HistoryStore, MatchPlayer
 from tests.store.scripted import Recorder, ScriptedMatch
 
 
@@ -22,8 +22,8 @@ async def test_winner_takes_league_ranks_wins_then_rounds_then_points(
     league = await history.create_league("Friday", "winner_takes", 100)
     ann, bob, cid, dee = [(await history.create_player(n)).id for n in ("Ann", "Bob", "Cid", "Dee")]
 
-    def seats(*who: tuple[str, int | None]) -> list[SeatInfo]:
-        return [SeatInfo(name, pid, bot=pid is None) for name, pid in who]
+    def seats(*who: tuple[str, int | None]) -> list[MatchPlayer]:
+        return [MatchPlayer(name, pid, bot=pid is None) for name, pid in who]
 
     await recorder.open_room("ONE")
     await recorder.play(
@@ -80,8 +80,8 @@ async def test_lowest_wins_league_ranks_losses_then_survived_then_average(
     names = ("Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
     ids = {n: (await history.create_player(n)).id for n in names}
 
-    def seats(*who: str) -> list[SeatInfo]:
-        return [SeatInfo(n, ids[n]) for n in who]
+    def seats(*who: str) -> list[MatchPlayer]:
+        return [MatchPlayer(n, ids[n]) for n in who]
 
     for code in ("A", "B", "C"):
         await recorder.open_room(code)
@@ -133,13 +133,13 @@ async def test_a_league_counts_only_matches_played_by_its_scoring(
             "ROOM",
             seed=1,
             rules={"scoring": "winner_takes"},
-            seats=[SeatInfo("a"), SeatInfo("b")],
+            seats=[MatchPlayer("a"), MatchPlayer("b")],
             first_seq=2,
             league_id=league,
         )
     with pytest.raises(NotFound):
         await history.start_match(
-            "ROOM", seed=1, rules={}, seats=[SeatInfo("a")], first_seq=2, league_id=league + 1
+            "ROOM", seed=1, rules={}, seats=[MatchPlayer("a")], first_seq=2, league_id=league + 1
         )
     with pytest.raises(InvalidRequest):
         await history.create_league("Bad", "lazy")

@@ -13,7 +13,7 @@ from app.engine import events as ev
 from app.engine.commands import NextRound, Play, Timeout
 from app.store.base import RoomRecord
 from app.store.errors import InvalidRequest
-from app.store.history import HistoryStore, SeatInfo
+from app.store.history import HistoryStore, MatchPlayer
 from app.store.replay import replay_match, rerun
 from app.store.sql import SqlRoomStore
 
@@ -70,7 +70,7 @@ class BotTable:
             code,
             seed=seed,
             rules=rules,
-            seats=[SeatInfo(f"bot{s}", bot=True) for s in range(seats)],
+            seats=[MatchPlayer(f"bot{s}", bot=True) for s in range(seats)],
             first_seq=first,
         )
         for _ in range(MAX_STEPS):
@@ -138,7 +138,7 @@ async def test_a_running_match_cannot_be_replayed_yet(
 ) -> None:
     await rooms.create_room("LIVE", {})
     match_id = await history.start_match(
-        "LIVE", seed=1, rules={}, seats=[SeatInfo("a"), SeatInfo("b")], first_seq=1
+        "LIVE", seed=1, rules={}, seats=[MatchPlayer("a"), MatchPlayer("b")], first_seq=1
     )
     with pytest.raises(InvalidRequest):
         await replay_match(history, match_id)
