@@ -5,33 +5,49 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import errors, health, rooms, ws
+from app.api import errors, health, history, rooms, ws
 from app.api.deps import Services
 from app.api.limits import KeyedRateLimiter
 from app.bus import InProcessBus
 from app.config import Settings, get_settings
 from app.rooms import Hub, RoomRegistry
+from app.rooms.recorder import MatchRecorder, NoRecorder
 from app.store.base import RoomStore
 from app.store.memory import MemoryRoomStore
 
 log = logging.getLogger("uno")
 
 
-async def open_store(settings: Settings) -> tuple[RoomStore, object | None]:
-    """The room store and the SQL engine to dispose of (None for the in-memory store)."""
+@dataclass(slots=True)
+class Storage:
+    """The room store, the match history (None without SQL) and the engine to dispose of."""
+
+    rooms: RoomStore
+    recorder: MatchRecorder
+    history: Any = None
+    engine: Any = None
+
+
+async def open_storage(settings: Settings) -> Storage:
+    """``UNO_DATABASE_URL=memory://`` keeps rooms in memory and records no history."""
     if settings.database_url == "memory://":
-        return MemoryRoomStore(), None
-    from app.store.db import create_engine, migrate  # noqa: PLC0415 (SQL only when configured)
+        return Storage(MemoryRoomStore(), NoRecorder())
+    from app.rooms.history_recorder import HistoryRecorder  # noqa: PLC0415 (SQL only)
+    from app.store.db import create_engine, migrate  # noqa: PLC0415
+    from app.store.history import HistoryStore  # noqa: PLC0415
     from app.store.sql import SqlRoomStore  # noqa: PLC0415
 
     await migrate(settings.database_url)
     engine = create_engine(settings.database_url)
-    return SqlRoomStore(engine), engine
+    history = HistoryStore(engine)
+    return Storage(SqlRoomStore(engine), HistoryRecorder(history), history, engine)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -41,10 +57,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(application: FastAPI) -> AsyncIterator[None]:
         if settings.redis_url:
             log.warning("UNO_REDIS_URL is set but this build runs the in-process bus: one worker")
-        store, engine = await open_store(settings)
+        storage = await open_storage(settings)
+        store = storage.rooms
+        application.state.history = storage.history  # app/api/history.py reads it
         bus = InProcessBus()
         hub = Hub(bus)
-        registry = RoomRegistry(store, bus, settings)
+        registry = RoomRegistry(store, bus, settings, recorder=storage.recorder)
         registry.spectators = hub.spectators
         application.state.services = Services(
             settings, store, bus, registry, hub,
@@ -57,8 +75,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await registry.close()
             await bus.close()
-            if engine is not None:
-                await engine.dispose()  # type: ignore[attr-defined]
+            if storage.engine is not None:
+                await storage.engine.dispose()
 
     application = FastAPI(
         title="UNO",
@@ -69,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(application)
     application.include_router(health.router)
     application.include_router(rooms.router)
+    application.include_router(history.router)
     application.include_router(ws.router)
     static = Path(settings.static_dir)
     if static.is_dir():  # after the API routes: "/" serves the browser client

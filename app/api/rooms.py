@@ -30,13 +30,29 @@ async def find_room(services: Services, code: str, client: str) -> Room:
     return room
 
 
+async def league_rules(request: Request, league: str) -> dict[str, Any]:
+    history = getattr(request.app.state, "history", None)
+    if history is None:
+        raise RoomError("bad_request", "leagues need a database (UNO_DATABASE_URL)", 400)
+    info = await history.league(int(league)) if league.isdigit() else None
+    if info is None:
+        raise RoomError("not_found", f"there is no league {league!r}", 404)
+    return {"scoring": info.scoring, "target": info.target}
+
+
 @router.post("", status_code=201, response_model=SeatGranted)
-async def create_room(body: CreateRoom, services: ServicesDep) -> dict[str, Any]:
-    """Create a room; the creator takes seat 0 and is the host."""
+async def create_room(
+    body: CreateRoom, request: Request, services: ServicesDep
+) -> dict[str, Any]:
+    """Create a room; the creator takes seat 0 and is the host. With ``league`` the room
+    plays by the league's scoring and target, and its finished matches count there."""
+    rules = body.rules
+    if body.league is not None:
+        rules = {**(rules or {}), **await league_rules(request, body.league)}
     code, seat, token = await services.registry.create(
         body.name,
         preset_name=body.preset,
-        rules=body.rules,
+        rules=rules,
         public=body.public,
         max_players=body.max_players,
         seed=body.seed,

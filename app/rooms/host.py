@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,8 @@ from .meta import IN_MATCH, SeatInfo
 
 if TYPE_CHECKING:
     from .room import Room
+
+log = logging.getLogger("uno.room")
 
 
 async def command(room: Room, seat: int, kind: str, message: dict[str, Any]) -> None:
@@ -55,8 +58,13 @@ async def start(room: Room, seat: int) -> None:
     seed = meta.seed + meta.matches_started
     now = room.clock()
     game, events = Game.start(players, rules, seed, deal, now)
+    first_seq = room.seq + 1 + len(events)  # the start record's seq: its last event's
+    try:
+        meta.match = await room.recorder.start(meta, seed, first_seq)
+    except Exception:  # history is not worth refusing a game for
+        log.exception("room %s: the match start was not recorded", room.code)
+        meta.match = uuid.uuid4().hex
     meta.matches_started += 1
-    meta.match = uuid.uuid4().hex
     meta.phase = IN_MATCH
     room.game = game
     started = Event(

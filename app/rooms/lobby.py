@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from .room import Room
 
 MAX_NAME = 32
+log = logging.getLogger("uno.room")
 
 
 def clean_name(value: Any) -> str:
@@ -177,6 +179,11 @@ async def replace_with_bot(room: Room, seat: int, reason: str) -> None:
     meta = room.meta
     old = meta.seats[seat]
     meta.seats[seat] = SeatInfo(f"{old.name} (bot)", "", bot=True, connected=True)
+    if meta.match is not None and old.player_key:
+        try:
+            await room.recorder.left(meta.match, seat)
+        except Exception:  # history is not worth stopping the game for
+            log.exception("room %s: seat %d leaving was not recorded", room.code, seat)
     room.seat_connections.pop(old.token_hash, None)
     if meta.host == seat:
         meta.host = None

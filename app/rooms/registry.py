@@ -17,6 +17,7 @@ from .codes import new_room_code, new_token, normalize_code, token_hash
 from .errors import RoomError
 from .lobby import clean_name
 from .meta import RoomMeta, SeatInfo
+from .recorder import MatchRecorder, NoRecorder
 from .replay import rebuild
 from .room import Clock, Room, wall_clock_ms
 from .views import summary
@@ -26,9 +27,15 @@ log = logging.getLogger("uno.rooms")
 
 class RoomRegistry:
     def __init__(
-        self, store: RoomStore, bus: Bus, settings: Settings, clock: Clock = wall_clock_ms
+        self,
+        store: RoomStore,
+        bus: Bus,
+        settings: Settings,
+        clock: Clock = wall_clock_ms,
+        recorder: MatchRecorder | None = None,
     ) -> None:
         self.store = store
+        self.recorder: MatchRecorder = recorder or NoRecorder()
         self.bus = bus
         self.settings = settings
         self.clock = clock
@@ -86,7 +93,8 @@ class RoomRegistry:
                 await self.store.create_room(code, meta.to_dict())
             except StoreError:
                 continue  # taken by another worker meanwhile
-            self._run(Room(meta, self.store, self.bus, self.settings, self.clock))
+            self._run(Room(meta, self.store, self.bus, self.settings, self.clock,
+                           recorder=self.recorder))
             return code, 0, token
         raise RoomError("server_full", "no free room code found; try again", 503)
 
@@ -118,6 +126,7 @@ class RoomRegistry:
             return None
         try:
             room = rebuild(stored, self.store, self.bus, self.settings, self.clock)
+            room.recorder = self.recorder
         except (EngineError, KeyError, TypeError, ValueError):
             log.exception("room %s cannot be rebuilt from the store", code)
             raise RoomError("unavailable", f"room {code} cannot be restored", 503) from None

@@ -30,6 +30,7 @@ from .hub import CLOSE_RELOAD, room_topic
 from .items import Item
 from .meta import LOBBY, RoomMeta
 from .metrics import METRICS
+from .recorder import MatchRecorder, NoRecorder
 from .views import state_view
 
 log = logging.getLogger("uno.room")
@@ -71,6 +72,7 @@ class Room:
         game: Game | None = None,
         seq: int = 0,
         history: list[tuple[int, Event]] | None = None,
+        recorder: MatchRecorder | None = None,
     ) -> None:
         self.code = meta.code
         self.meta = meta
@@ -81,6 +83,7 @@ class Room:
         self.settings = settings
         self.clock = clock
         self.history: deque[tuple[int, Event]] = deque(history or (), settings.keep_events)
+        self.recorder: MatchRecorder = recorder or NoRecorder()
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.viewers = 0
         self.seat_connections: dict[str, int] = {}  # token hash -> open sockets
@@ -252,6 +255,8 @@ class Room:
             await self.bus.publish(topic, {"seq": seq, "event": event.to_dict()})
         for control in controls or ():
             await self.bus.publish(topic, control)
+        if self.meta.match is not None:
+            await self._record_history(self.meta.match, stamped)
         self.records_since_snapshot += 1
         if self.game is not None and (
             self.records_since_snapshot >= self.settings.snapshot_every
@@ -260,6 +265,17 @@ class Room:
             await self.store.save_snapshot(self.code, self.seq, self.game.snapshot())
             self.records_since_snapshot = 0
         self.bots.schedule()
+
+    async def _record_history(self, match: str, stamped: list[tuple[int, Event]]) -> None:
+        """Rounds and match results go to the history; its failure never stops the game."""
+        for _seq, event in stamped:
+            try:
+                if event.kind == "round_over":
+                    await self.recorder.round_over(match, event.public)
+                elif event.kind == "match_over":
+                    await self.recorder.match_over(match, event.public, self.seq)
+            except Exception:
+                log.exception("room %s: history of match %s not recorded", self.code, match)
 
     # -- views and timers -----------------------------------------------------------------------
 
