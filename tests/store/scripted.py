@@ -76,7 +76,7 @@ class Recorder:
                 return match_id
             for seat, after in script.left.items():
                 if after == number - 1:
-                    await self.log(code, seat, {"type": "leave"}, "left", seat=seat)
+                    await self.log(code, seat, {"type": "left"}, "seat_left", seat=seat)
                     await self.history.leave_match(match_id, seat)
             if script.scoring == "winner_takes":
                 points = [sum(hand_points) if s == winner else 0 for s in range(n)]
