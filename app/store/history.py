@@ -73,9 +73,11 @@ def clean_name(name: object) -> str:
 
 
 def _public(event: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Accept an event's public part or its whole ``to_dict()`` form."""
+    """The event's public part, given that part, its ``to_dict()`` or its ``for_viewer()``."""
     inner = event.get("public")
-    return inner if isinstance(inner, Mapping) and "kind" in event else event
+    if isinstance(inner, Mapping) and "kind" in event:
+        return inner
+    return {k: v for k, v in event.items() if k not in ("kind", "seq")}
 
 
 class HistoryStore(HistoryReads):

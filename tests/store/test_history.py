@@ -133,12 +133,13 @@ async def test_recording_twice_after_a_failover_changes_nothing(
     await history.record_round(match_id, round_over)
     await history.record_round(match_id, as_event)  # the whole to_dict() form is accepted
     over = {"winners": [0], "losers": [], "places": [1, 2], "scores": [5, 0]}
-    await history.finish_match(match_id, over, first + 1)
+    await history.finish_match(match_id, {"kind": "match_over", **over}, first + 1)  # a view
     await history.finish_match(match_id, over, first + 1)
     await history.abandon_match(match_id)  # too late: it finished
     match = await history.match(match_id)
     assert match is not None
     assert (match["status"], len(match["rounds"]), match["winners"]) == ("finished", 1, [0])
+    assert match["result"] == over
 
 
 async def test_history_calls_may_come_before_or_after_the_records_they_describe(
