@@ -1,7 +1,10 @@
 """The database engine and migrations, for SQLite (aiosqlite) and Postgres (asyncpg).
 
-    engine = create_engine(settings.database_url)   # one per process; dispose() on shutdown
     await migrate(settings.database_url)             # in the app's lifespan, before serving
+    engine = create_engine(settings.database_url)   # one per process; dispose() on shutdown
+
+    engine = create_engine("sqlite+aiosqlite://")    # in memory (tests, "memory" mode):
+    await migrate_engine(engine)                     # migrate through the engine you keep
 
 SQLite runs in WAL mode with a busy timeout and foreign keys on, and every transaction starts
 with ``BEGIN IMMEDIATE``: a transaction that reads and then writes would otherwise fail with
@@ -27,6 +30,7 @@ from alembic.config import Config
 from sqlalchemy import Connection, event, func, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
@@ -55,6 +59,12 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         # No pool_pre_ping: it costs a round trip on every checkout, i.e. on every move;
         # SqlRoomStore.append retries once on a connection that died instead.
         return create_async_engine(url, **kwargs)
+    if _sqlite_lock_path(url) is None:
+        # In memory: the database lives as long as its one connection, which the pool keeps
+        # and hands out to one transaction at a time.
+        kwargs.setdefault("pool_size", 1)
+        kwargs.setdefault("max_overflow", 0)
+        kwargs.setdefault("poolclass", AsyncAdaptedQueuePool)
     engine = create_async_engine(url, **kwargs)
     event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
     event.listen(engine.sync_engine, "begin", _sqlite_on_begin)
@@ -119,25 +129,35 @@ def alembic_config(url: str) -> Config:
     return config
 
 
-async def _run(url: str, action: str, revision: str) -> None:
-    config = alembic_config(url)
-    engine = create_engine(url)
-    try:
-        async with migration_connection(engine) as conn:
+async def _run(engine: AsyncEngine, action: str, revision: str) -> None:
+    config = alembic_config(engine.url.render_as_string(hide_password=False))
+    async with migration_connection(engine) as conn:
 
-            def run(sync_conn: Connection) -> None:
-                config.attributes["connection"] = sync_conn  # env.py uses it as it is
-                getattr(command, action)(config, revision)
+        def run(sync_conn: Connection) -> None:
+            config.attributes["connection"] = sync_conn  # env.py uses it as it is
+            getattr(command, action)(config, revision)
 
-            await conn.run_sync(run)
-    finally:
-        await engine.dispose()
+        await conn.run_sync(run)
+
+
+async def migrate_engine(engine: AsyncEngine, revision: str = "head") -> None:
+    """Upgrade through an engine the caller keeps: the way to migrate an in-memory SQLite
+    database (``sqlite+aiosqlite://``), which lives only as long as its engine."""
+    await _run(engine, "upgrade", revision)
 
 
 async def migrate(url: str, revision: str = "head") -> None:
     """``alembic upgrade head``, safe when several workers start at once."""
-    await _run(url, "upgrade", revision)
+    engine = create_engine(url)
+    try:
+        await _run(engine, "upgrade", revision)
+    finally:
+        await engine.dispose()
 
 
 async def downgrade(url: str, revision: str = "base") -> None:
-    await _run(url, "downgrade", revision)
+    engine = create_engine(url)
+    try:
+        await _run(engine, "downgrade", revision)
+    finally:
+        await engine.dispose()

@@ -10,7 +10,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store.base import RoomRecord, RoomStore
-from app.store.db import create_engine
+from app.store.db import create_engine, migrate_engine
 from app.store.errors import DuplicateRecord, RoomExists, UnknownRoom
 from app.store.sql import SqlRoomStore
 
@@ -141,3 +141,25 @@ async def test_an_append_survives_the_database_dropping_its_connections(
     await store.append("DROP", record(3), {"after": "restart"})
     loaded = await store.load_room("DROP")
     assert loaded is not None and [r.seq for r in loaded.records] == [1, 2, 3]
+
+
+async def test_an_in_memory_database_serves_many_rooms_at_once() -> None:
+    engine = create_engine("sqlite+aiosqlite://")
+    try:
+        await migrate_engine(engine)
+        store = SqlRoomStore(engine)
+        codes = [f"M{i}" for i in range(5)]
+        for code in codes:
+            await store.create_room(code, {})
+
+        async def play(code: str) -> None:
+            for seq in range(1, 11):
+                await store.append(code, record(seq), {"at": seq} if seq % 3 == 0 else None)
+
+        await asyncio.gather(*(play(code) for code in codes))
+        loaded = [await store.load_room(code) for code in codes]
+        assert [[r.seq for r in room.records] for room in loaded if room] == [
+            list(range(1, 11))
+        ] * 5
+    finally:
+        await engine.dispose()
