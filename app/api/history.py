@@ -11,8 +11,9 @@
                                                        "standings": [...]} best first
 
 Wiring: ``app.state.history = HistoryStore(engine)`` in the lifespan, then
-``app.include_router(router)``. Every error is ``{"error": {"code", "message"}}``, raised by
-these handlers themselves, so no app-wide handler is needed.
+``app.include_router(router)``; without it every endpoint answers 503 ``unavailable``. Every
+error is ``{"error": {"code", "message"}}``, made by these handlers themselves, so no app-wide
+handler is needed.
 """
 
 from __future__ import annotations
@@ -31,14 +32,18 @@ router = APIRouter(prefix="/api", tags=["history"])
 _STATUS = {"not_found": 404, "conflict": 409, "bad_request": 400}
 
 
-def get_history(request: Request) -> HistoryStore:
+def get_history(request: Request) -> HistoryStore | None:
     history = getattr(request.app.state, "history", None)
-    if not isinstance(history, HistoryStore):
-        raise RuntimeError("app.state.history must be a HistoryStore (see app/api/history.py)")
+    return history if isinstance(history, HistoryStore) else None
+
+
+HistoryDep = Annotated[HistoryStore | None, Depends(get_history)]
+
+
+def _need(history: HistoryStore | None) -> HistoryStore:
+    if history is None:  # e.g. an app run without a database
+        raise ApiError(503, "unavailable", "match history needs a database (UNO_DATABASE_URL)")
     return history
-
-
-HistoryDep = Annotated[HistoryStore, Depends(get_history)]
 
 
 class ApiError(Exception):
@@ -93,8 +98,9 @@ async def _answer(work: Any, status: int = 200) -> JSONResponse:
 @router.post("/players", status_code=201, response_model=None)
 async def create_player(request: Request, history: HistoryDep) -> JSONResponse:
     async def work() -> dict[str, Any]:
+        store = _need(history)
         body = await _json_object(request)
-        player = await history.create_player(_text(body, "name"))
+        player = await store.create_player(_text(body, "name"))
         return {"id": player.id, "name": player.name, "key": player.key}
 
     return await _answer(work(), 201)
@@ -103,8 +109,9 @@ async def create_player(request: Request, history: HistoryDep) -> JSONResponse:
 @router.get("/players/{player_id}", response_model=None)
 async def get_player(player_id: str, history: HistoryDep) -> JSONResponse:
     async def work() -> dict[str, Any]:
+        store = _need(history)
         ident = _id(player_id, "player")
-        return dict(_found(await history.player(ident), "player", ident))
+        return dict(_found(await store.player(ident), "player", ident))
 
     return await _answer(work())
 
@@ -114,11 +121,12 @@ async def get_player_matches(
     player_id: str, history: HistoryDep, limit: str = "20"
 ) -> JSONResponse:
     async def work() -> dict[str, Any]:
+        store = _need(history)
         ident = _id(player_id, "player")
-        _found(await history.player(ident), "player", ident)
+        _found(await store.player(ident), "player", ident)
         if not limit.isdigit():
             raise ApiError(400, "bad_request", "limit must be a whole number")
-        return {"matches": await history.recent_matches(ident, int(limit))}
+        return {"matches": await store.recent_matches(ident, int(limit))}
 
     return await _answer(work())
 
@@ -126,8 +134,9 @@ async def get_player_matches(
 @router.get("/matches/{match_id}", response_model=None)
 async def get_match(match_id: str, history: HistoryDep) -> JSONResponse:
     async def work() -> dict[str, Any]:
+        store = _need(history)
         ident = _id(match_id, "match")
-        return dict(_found(await history.match(ident), "match", ident))
+        return dict(_found(await store.match(ident), "match", ident))
 
     return await _answer(work())
 
@@ -135,8 +144,9 @@ async def get_match(match_id: str, history: HistoryDep) -> JSONResponse:
 @router.get("/matches/{match_id}/events", response_model=None)
 async def get_match_events(match_id: str, history: HistoryDep) -> JSONResponse:
     async def work() -> dict[str, Any]:
+        store = _need(history)
         ident = _id(match_id, "match")
-        return dict(_found(await history.match_events(ident), "match", ident))
+        return dict(_found(await store.match_events(ident), "match", ident))
 
     return await _answer(work())
 
@@ -144,11 +154,12 @@ async def get_match_events(match_id: str, history: HistoryDep) -> JSONResponse:
 @router.post("/leagues", status_code=201, response_model=None)
 async def create_league(request: Request, history: HistoryDep) -> JSONResponse:
     async def work() -> dict[str, Any]:
+        store = _need(history)
         body = await _json_object(request)
         target = body.get("target")
         if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
             raise ApiError(400, "bad_request", "target must be a whole number")
-        league = await history.create_league(_text(body, "name"), _text(body, "scoring"), target)
+        league = await store.create_league(_text(body, "name"), _text(body, "scoring"), target)
         return {"id": league}
 
     return await _answer(work(), 201)
@@ -157,7 +168,8 @@ async def create_league(request: Request, history: HistoryDep) -> JSONResponse:
 @router.get("/leagues/{league_id}", response_model=None)
 async def get_league(league_id: str, history: HistoryDep) -> JSONResponse:
     async def work() -> dict[str, Any]:
+        store = _need(history)
         ident = _id(league_id, "league")
-        return dict(_found(await history.league_table(ident), "league", ident))
+        return dict(_found(await store.league_table(ident), "league", ident))
 
     return await _answer(work())

@@ -90,3 +90,13 @@ async def test_a_body_that_is_not_json_is_refused(client: httpx.AsyncClient) -> 
     response = await client.post("/api/players", content=b"{nope")
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "bad_request"
+
+
+async def test_without_a_database_the_endpoints_say_so() -> None:
+    app = FastAPI()
+    app.include_router(router)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+        response = await http.get("/api/leagues/1")
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "unavailable"
