@@ -21,9 +21,10 @@ export function canPlay(cardText, topText, color) {
   return card.color === color || (!top.wild && card.rank === top.rank);
 }
 
-/** H-JUMPIN: identical to the top card (same color and symbol; a Wild on a Wild), never W+4. */
+/** H-JUMPIN: identical to the top card (same color and symbol; a Wild on a Wild); of the
+ * wilds only the plain Wild. */
 export function canJumpIn(cardText, topText) {
-  if (!topText || cardText === "W+4") return false;
+  if (!topText || (cardText.startsWith("W") && cardText !== "W")) return false;
   return cardText === topText;
 }
 

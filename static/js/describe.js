@@ -71,6 +71,29 @@ export function describe(event, state, mySeat = null) {
       return t("log.round_over", { name: name(e.winner), round: e.round });
     case "match_over":
       return t("log.match_over", { names: (e.winners || []).map(name).join(", ") });
+    case "jumped_in":
+      return t("log.jumped_in", { name: name(e.seat), card: card(e.card) });
+    case "misplay":
+      return t("log.misplay", { name: name(e.seat), card: card(e.card) });
+    case "silence":
+      return t(e.active ? "log.silence_on" : "log.silence_off");
+    case "slap_started":
+      return t("log.slap_started", { name: name(e.seat) });
+    case "slapped":
+      return t("log.slapped", { name: name(e.seat) });
+    case "slap_over":
+      return (e.losers || []).length ? t("log.slap_over", { names: e.losers.map(name).join(", ") }) : null;
+    case "exchange_started":
+      return t("log.exchange_started", { name: name(e.seat), target: name(e.target) });
+    case "gave":
+      return e.card ? t("log.gave_card", { card: card(e.card) }) : t("log.gave", { name: name(e.seat) });
+    case "exchanged":
+      return e.gave ? t("log.exchanged_mine", { gave: card(e.gave), received: card(e.received) })
+        : t("log.exchanged", { name: name(e.seat), target: name(e.target) });
+    case "refilled":
+      return t("log.refilled", { name: name(e.seat), n: e.count });
+    case "went_out":
+      return t("log.went_out", { name: name(e.seat), place: e.place });
     default:
       return describeRoomEvent(e, name);
   }

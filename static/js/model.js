@@ -1,6 +1,6 @@
 // The table as this connection knows it: the last `state` view, kept current by applying each
 // `event` in seq order. A gap in seq (or an event the client cannot fully model) asks for a sync.
-import { canPlay, canJumpIn } from "./cards.js";
+import { canPlay, canJumpIn, parseCard } from "./cards.js";
 
 const DECK_SIZE = { modern: 112, classic: 108, classic_blank: 112 };
 // Events that mean "the waited-on seat acted", which closes U-CATCH windows that seat closes.
@@ -18,6 +18,7 @@ export class TableModel {
     this.justPlayedOne = null; // seat that just played down to one card without UNO
     this.catchClosers = {}; // catchable seat -> the seat whose action closes the window
     this.precalled = false; // this seat called UNO holding two cards on its turn
+    this.slap = null; // U-CENTER: {seat, waiting} while everyone must slap
   }
 
   /** A full `state` frame replaces everything. */
@@ -28,6 +29,8 @@ export class TableModel {
     this.catchClosers = {};
     this.justPlayedOne = null;
     if (state.phase !== "playing") this.reveal = null;
+    this.slap = state.pending?.kind === "slap"
+      ? { seat: state.pending.seat, waiting: [...(state.pending.waiting || [])] } : null;
     this.startTimer(this.timerFromState(state));
   }
 
@@ -81,11 +84,20 @@ export class TableModel {
     return s.pending ? s.pending.seat : s.turn;
   }
 
+  /** Every seat the table waits for now (a slap or an exchange waits for several). */
+  get waitingSeats() {
+    const s = this.state;
+    if (!s || s.phase !== "playing") return [];
+    if (this.slap) return this.slap.waiting;
+    if (s.pending?.kind === "exchange" && Array.isArray(s.pending.waiting)) return s.pending.waiting;
+    return [this.waitingOn];
+  }
+
   /** It is this seat's move: its turn with nothing pending, or its drawn card to play or keep. */
   get myMove() {
     const s = this.state;
-    if (!s || s.phase !== "playing" || this.mySeat === null) return false;
-    if (s.pending) return s.pending.seat === this.mySeat && s.pending.kind === "play_drawn";
+    if (!s || s.phase !== "playing" || this.mySeat === null || this.slap) return false;
+    if (s.pending) return s.pending.seat === this.mySeat && ["play_drawn", "stack"].includes(s.pending.kind);
     return s.turn === this.mySeat;
   }
 
@@ -99,15 +111,27 @@ export class TableModel {
     const s = this.state;
     if (!this.myMove) return false;
     if (s.pending?.kind === "play_drawn") return card === this.drawnCard;
+    if (s.pending?.kind === "stack") return stackAnswer(s, card);
     return canPlay(card, s.top, s.color);
   }
 
-  /** H-JUMPIN: only when the rules say so, out of turn, with the identical card. */
+  /** H-JUMPIN: when the table allows it now (a played top card), the identical card. */
   canJumpIn(card) {
     const s = this.state;
-    if (!s?.rules?.jump_in || s.phase !== "playing" || this.mySeat === null) return false;
-    if (s.pending || s.turn === this.mySeat) return false;
+    if (!s?.rules?.jump_in || !s.jump_in || s.phase !== "playing" || this.mySeat === null) return false;
+    if (this.slap || s.seats[this.mySeat]?.out) return false;
+    if (s.pending && !["play_drawn", "stack"].includes(s.pending.kind)) return false;
     return canJumpIn(card, s.top);
+  }
+
+  /** H-FIVE: this seat still has to choose the card it gives. */
+  get mustGive() {
+    const p = this.state?.pending;
+    return p?.kind === "exchange" && (p.waiting || []).includes(this.mySeat);
+  }
+
+  get mustSlap() {
+    return Boolean(this.slap && this.slap.waiting.includes(this.mySeat));
   }
 
   get canCallUno() {
@@ -177,6 +201,11 @@ const HANDLERS = {
     m.reveal = null;
     m.precalled = false;
     m.catchClosers = {};
+    m.slap = null;
+    s.jump_in = false;
+    s.silence = null;
+    s.places = [];
+    s.seats.forEach((seat) => (seat.out = false));
   },
   first_card(m, s, e) {
     const n = s.seats.length;
@@ -212,6 +241,7 @@ const HANDLERS = {
     if (s.pending?.kind === "play_drawn") s.pending = null;
     m.lastPlay = { seat: e.seat, card: e.card };
     m.justPlayedOne = e.cards_left === 1 ? e.seat : null;
+    s.jump_in = Boolean(s.rules?.jump_in);
   },
   uno_called(m, s, e) {
     m.seat(e.seat).uno = true;
@@ -241,6 +271,9 @@ const HANDLERS = {
       s.pending.amount = s.pending.amount ?? 4;
       s.pending.offender = s.pending.offender ?? m.lastPlay?.seat;
     }
+    // Stacks, exchanges and stacked challenges carry more than this event says: ask for it.
+    const needsDetail = s.pending && (["stack", "exchange"].includes(s.pending.kind)
+      || (s.pending.kind === "challenge" && s.rules?.stacking && s.rules.stacking !== "off"));
     if (s.pending?.kind === "play_drawn" && s.pending.seat === m.mySeat) {
       s.pending.card = s.pending.card ?? m.lastDrawn[m.lastDrawn.length - 1];
     }
@@ -251,6 +284,7 @@ const HANDLERS = {
     }
     m.justPlayedOne = null;
     m.startTimer((s.rules?.turn_seconds ?? 0) * 1000);
+    return needsDetail ? "sync" : "ok";
   },
   skipped() {},
   reversed(m, s, e) {
@@ -303,7 +337,53 @@ const HANDLERS = {
     s.phase = "match_over";
     s.result = { ...e };
   },
+  // House rules (RULES.md section 8).
+  jumped_in() {}, // the "played" event that follows does the work
+  misplay() {}, // the penalty "drew" follows
+  silence(m, s, e) {
+    s.silence = e.active ? { by: e.by ?? null } : null;
+  },
+  slap_started(m, s, e) {
+    m.slap = { seat: e.seat, waiting: [...e.waiting] };
+  },
+  slapped(m, s, e) {
+    if (m.slap) m.slap.waiting = m.slap.waiting.filter((seat) => seat !== e.seat);
+  },
+  slap_over(m) {
+    m.slap = null;
+    return "sync"; // the pending decision the slap stood in front of
+  },
+  exchange_started() {
+    return "sync";
+  },
+  gave(m, s, e) {
+    if (s.pending?.kind === "exchange") s.pending.waiting = (s.pending.waiting || []).filter((x) => x !== e.seat);
+  },
+  exchanged() {
+    return "sync"; // two hands changed by one card each
+  },
+  refilled() {
+    return "sync";
+  },
+  went_out(m, s, e) {
+    m.seat(e.seat).out = true;
+    s.places = [...(s.places || []), e.seat];
+  },
 };
+
+/** H-STACK / H-DEFLECT / H-REVDEFLECT: may `card` answer the pending draw (turns.stack_answer)? */
+export function stackAnswer(s, card) {
+  const rules = s.rules || {};
+  const c = parseCard(card);
+  const top = s.top ? parseCard(s.top) : null;
+  if (c.rank === "R" && !c.wild && rules.reverse_deflects) return c.color === s.color;
+  const topRank = top ? top.rank : "";
+  const draw4 = card === "W+4";
+  if (rules.stacking === "mixed") return c.rank === "+2" || draw4;
+  if (rules.stacking === "progressive") return c.rank === topRank && (c.rank === "+2" || draw4);
+  if (rules.stacking === "deflect" && c.rank === "+2") return topRank !== "W+4" || c.color === s.color;
+  return false;
+}
 
 // Room events (app/rooms): the roster, presence, host, rules and the start of a match.
 function mergeSeats(m, s, e) {

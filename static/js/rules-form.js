@@ -60,7 +60,6 @@ export function rulesFields({ initial = null } = {}) {
 
   const element = h("div.rules-fields", {},
     h("div.field", {}, h("label", { for: `${id}-preset` }, t("create.preset")), presetSelect, presetAbout),
-    h("p.hint.house-note", {}, t("create.house_note")),
     h("div.rule-list", {}, rows));
   fill(initial ? { ...presetValues(preset), ...initial } : presetValues(preset));
 

@@ -14,7 +14,7 @@ function labelsOf(state) {
 export function handArea(model, ui, actions) {
   const s = model.state;
   const hand = sortHand(model.hand);
-  const giving = s.pending?.kind === "exchange" && s.pending.seat === model.mySeat;
+  const giving = model.mustGive;
   const labels = labelsOf(s);
   const cards = hand.map((card, index) => {
     const playable = model.isPlayable(card);
@@ -35,14 +35,16 @@ export function handArea(model, ui, actions) {
       }));
   });
   const drawn = model.drawnCard;
-  const canDraw = model.myMove && !s.pending;
+  const stack = s.pending?.kind === "stack" && s.pending.seat === model.mySeat ? s.pending : null;
+  const canDraw = model.myMove && (!s.pending || stack);
   const unoReady = model.canCallUno;
   const me = s.seats[model.mySeat] || {};
   return h("section.hand-area", { "aria-labelledby": "hand-title", class: model.myMove ? "my-move" : "" },
     h("div.hand-bar", {},
       h("h2#hand-title.hand-title", {}, t("table.hand_count", { n: hand.length })),
       h("div.hand-actions", {},
-        canDraw ? h("button.secondary.draw-button", { key: "draw", onclick: () => actions.draw() }, t("table.draw")) : null,
+        canDraw ? h("button.secondary.draw-button", { key: "draw", onclick: () => actions.draw() },
+          stack ? t("table.take", { n: stack.amount ?? "" }) : t("table.draw")) : null,
         drawn ? h("button.secondary", { key: "keep", onclick: () => actions.keep() }, t("table.keep")) : null,
         s.phase === "playing"
           ? h("button.uno-button", {
@@ -69,14 +71,16 @@ export function colorPicker(title, onPick, onCancel) {
     onCancel ? h("button.link", { key: "color-cancel", onclick: onCancel }, t("table.cancel")) : null);
 }
 
-export function seatPicker(model, title, onPick, onCancel) {
+export function seatPicker(model, title, onPick, onCancel, optional = false) {
   const s = model.state;
-  const others = s.seats.map((_, i) => i).filter((i) => i !== model.mySeat);
+  const others = s.seats.map((_, i) => i)
+    .filter((i) => i !== model.mySeat && !s.seats[i].out && (!optional || s.seats[i].cards));
   return h("div.prompt.seat-picker", { role: "group", "aria-label": title },
     h("p.prompt-title", {}, title),
     h("div.seat-buttons", {},
       others.map((seat) => h("button.secondary", { key: `target-${seat}`, onclick: () => onPick(seat) },
-        `${seatName(s, seat)} · ${t("seat.cards", { n: s.seats[seat].cards ?? 0 })}`))),
+        `${seatName(s, seat)} · ${t("seat.cards", { n: s.seats[seat].cards ?? 0 })}`)),
+      optional ? h("button.secondary", { key: "target-none", onclick: () => onPick(null) }, t("table.no_exchange")) : null),
     h("button.link", { key: "target-cancel", onclick: onCancel }, t("table.cancel")));
 }
 
@@ -94,7 +98,7 @@ export function promptArea(model, ui, actions) {
     const five = parseCard(ui.pickTargetFor.card).rank === "5";
     const title = five ? t("table.pick_exchange") : t("table.pick_swap");
     return seatPicker(model, title, (target) => actions.finishPlay({ ...ui.pickTargetFor, target }),
-      () => actions.cancelPick());
+      () => actions.cancelPick(), five);
   }
   const parts = [];
   if (model.reveal) {
@@ -103,11 +107,14 @@ export function promptArea(model, ui, actions) {
       h("div.reveal-cards", {}, sortHand(model.reveal.hand).map((c) => cardFace(c, { size: "small", customLabels: labels }))),
       h("button.link", { key: "reveal-close", onclick: () => actions.closeReveal() }, t("table.close"))));
   }
-  if (s.slap || p?.kind === "slap") {
-    parts.push(h("div.prompt.slap", {},
-      h("button.slap-button", { key: "slap", onclick: () => actions.slap() }, t("table.slap"))));
+  if (model.slap) {
+    parts.push(model.mustSlap
+      ? h("div.prompt.slap", { role: "alertdialog", "aria-label": t("table.slap_now") },
+          h("p.prompt-title", {}, t("table.slap_now")),
+          h("button.slap-button", { key: "slap", onclick: () => actions.slap() }, t("table.slap")))
+      : h("p.prompt.info", { role: "status" }, t("table.slap_wait")));
   }
-  if (p && s.phase === "playing") {
+  if (p && s.phase === "playing" && !model.slap) {
     if (p.kind === "choose_color" && p.seat === me) {
       parts.push(colorPicker(t("table.choose_first_color"), (color) => actions.chooseColor(color)));
     } else if (p.kind === "challenge" && p.seat === me) {
@@ -129,11 +136,25 @@ export function promptArea(model, ui, actions) {
           h("button.primary", { key: "play-drawn", onclick: () => actions.chooseCard(card) }, t("table.play_drawn")),
           s.rules?.must_play_drawn ? null
             : h("button.secondary", { key: "keep-drawn", onclick: () => actions.keep() }, t("table.keep")))));
-    } else if (p.kind === "exchange" && p.seat === me) {
-      parts.push(h("p.prompt.info", { role: "status" }, t("table.give")));
+    } else if (p.kind === "stack" && p.seat === me) {
+      const amount = p.amount ?? "";
+      parts.push(h("div.prompt.stack", { role: "alertdialog", "aria-labelledby": "stack-title" },
+        h("div.prompt-head", {}, timerRing(), h("p#stack-title.prompt-title", {}, t("table.stack_prompt", { n: amount }))),
+        h("div.prompt-buttons", {},
+          p.offender !== undefined && p.offender !== null && p.offender >= 0
+            ? h("button.danger", { key: "stack-challenge", onclick: () => actions.challenge() }, t("table.challenge")) : null,
+          h("button.secondary", { key: "stack-take", onclick: () => actions.draw() }, t("table.take", { n: amount })))));
+    } else if (p.kind === "stack") {
+      parts.push(h("p.prompt.info", { role: "status" }, t("table.stack_wait", { name: seatName(s, p.seat), n: p.amount ?? "" })));
+    } else if (p.kind === "exchange" && model.mustGive) {
+      const other = p.seat === me ? p.target : p.seat;
+      parts.push(h("p.prompt.info.give", { role: "status" }, t("table.give_to", { name: seatName(s, other) })));
+    } else if (p.kind === "exchange") {
+      parts.push(h("p.prompt.info", { role: "status" },
+        t("table.exchange_wait", { name: seatName(s, p.seat), target: seatName(s, p.target) })));
     }
   }
-  if (s.silence || s.silent_until !== undefined && s.silent_until !== null) {
+  if (s.silence) {
     parts.push(h("p.prompt.silence", { role: "status" }, t("table.silence")));
   }
   return parts.length ? h("div.prompts", {}, parts) : null;

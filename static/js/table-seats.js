@@ -25,6 +25,10 @@ export function seatBadges(state, seat, mySeat) {
   if (info.bot) badges.push(h("span.badge.bot", {}, t("seat.bot")));
   if (info.connected === false && !info.bot) badges.push(h("span.badge.offline", {}, t("seat.offline")));
   if (info.uno && info.cards === 1) badges.push(h("span.badge.uno", {}, t("seat.uno")));
+  if (info.out) {
+    const place = (state.places || []).indexOf(seat);
+    badges.push(h("span.badge.out", {}, place >= 0 ? t("seat.place", { n: place + 1 }) : t("seat.out")));
+  }
   return badges;
 }
 
@@ -33,7 +37,7 @@ export function seatTile(model, seat, actions) {
   const s = model.state;
   const info = s.seats[seat] || {};
   const mySeat = model.mySeat;
-  const active = model.waitingOn === seat;
+  const active = model.waitingSeats.includes(seat);
   const name = seatName(s, seat);
   const count = info.cards ?? 0;
   const catchable = model.catchableSeats().includes(seat);
@@ -72,11 +76,12 @@ export function centerArea(model, actions) {
   const color = s.color;
   let status;
   if (s.phase !== "playing") status = "";
-  else if (waiting === mySeat && mySeat !== null) status = t("table.your_turn");
+  else if (model.mustSlap) status = t("table.slap");
+  else if (model.waitingSeats.includes(mySeat) && mySeat !== null) status = t("table.your_turn");
   else if (s.pending && s.pending.kind !== "play_drawn") status = t("table.waiting_for", { name: seatName(s, waiting) });
   else status = t("table.turn_of", { name: seatName(s, waiting) });
 
-  const drawEnabled = model.myMove && !s.pending;
+  const drawEnabled = model.myMove && (!s.pending || s.pending.kind === "stack");
   const drawPile = h("div.pile.draw-pile", {},
     drawEnabled
       ? h("button.pile-button", { key: "draw-pile", onclick: () => actions.draw(), "aria-label": t("table.draw_from_pile") },
@@ -95,8 +100,9 @@ export function centerArea(model, actions) {
     h("div.color-chip", { class: color ? `c-${color}` : "none" },
       h("span.swatch", { "aria-hidden": "true" }),
       h("span", { "data-testid": "current-color" }, color ? t("table.color", { color: colorName(color) }) : "")),
+    s.silence ? h("div.silence-chip", { role: "status" }, t("table.silence")) : null,
     s.phase === "playing"
-      ? h("div.turn-status", { class: waiting === mySeat ? "mine" : "", role: "status" },
+      ? h("div.turn-status", { class: model.waitingSeats.includes(mySeat) ? "mine" : "", role: "status" },
           timerRing(), h("span.turn-text", { "data-testid": "turn-status" }, status))
       : null,
     s.round ? h("div.round-no", {}, t("table.round", { n: s.round })) : null,

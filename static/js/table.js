@@ -200,17 +200,18 @@ class TableView {
 
   chooseCard(card) {
     const s = this.model.state;
+    const rules = s.rules || {};
     const parsed = parseCard(card);
     const play = { card };
-    const labels = s.rules?.custom_cards || [];
     const custom = /^WC([123])$/.exec(card);
-    const needsTarget = (s.rules?.seven_zero && parsed.rank === "7")
-      || (s.rules?.five_exchange && parsed.rank === "5")
-      || (custom && labels[Number(custom[1]) - 1]?.effect === "swap_hands" && this.model.hand.length > 1);
+    const customEffect = custom ? rules.custom_cards?.[Number(custom[1]) - 1]?.effect : null;
+    const last = this.model.hand.length === 1; // no swap or exchange with the last card
+    const needsTarget = !last && ((rules.seven_zero && parsed.rank === "7")
+      || (rules.five_exchange && parsed.rank === "5") || customEffect === "swap_hands");
     if (needsTarget) {
       this.ui.pickTargetFor = play;
-      if (parsed.wild) play.needsColor = true;
-    } else if (parsed.wild && !s.rules?.color_wheel) {
+      if (parsed.wild && !rules.color_wheel) play.needsColor = true;
+    } else if (parsed.wild && !rules.color_wheel) {
       this.ui.pickColorFor = play;
     } else {
       this.finishPlay(play);
@@ -231,7 +232,7 @@ class TableView {
     this.ui.pickTargetFor = null;
     const message = { type: "play", card: play.card };
     if (play.color) message.color = play.color;
-    if (play.target !== undefined) message.target = play.target;
+    if (play.target !== undefined && play.target !== null) message.target = play.target;
     this.send(message).catch(() => {});
     this.render();
   }

@@ -63,20 +63,22 @@ def test_the_public_list_offers_join_and_watch(new_page: PageFactory, server: Se
     shot(page, "home")
 
 
-def test_a_house_rule_is_refused_with_the_servers_words(
+def test_refused_rules_are_explained_with_the_servers_words(
     new_page: PageFactory, server: Server
 ) -> None:
     page = new_page()
     page.goto(f"{server.url}/#/")
     page.get_by_label("Your name").fill("Mina")
     page.get_by_text("Adjust single rules").click()
-    page.get_by_label("Jump-in").check()
+    page.get_by_label("Blank +10").check()  # needs the deck with blanks
     page.get_by_role("button", name="Create room").click()
-    expect(page.locator(".create .form-error")).to_contain_text(
-        "That house rule is not available yet."
-    )
-    expect(page.locator(".create .form-error")).to_contain_text("not implemented yet")
-    shot(page, "house-rule-refused")
+    error = page.locator(".create .form-error")
+    expect(error).to_contain_text("Those rules are not valid.")
+    expect(error).to_contain_text("blank_plus10")
+    shot(page, "rules-refused")
+    page.get_by_label("Deck").select_option("classic_blank")
+    page.get_by_role("button", name="Create room").click()
+    expect(page).to_have_url(re.compile(r"#/room/[A-Z0-9]+$"))
 
 
 def test_names_are_shown_as_text_never_as_markup(new_page: PageFactory, server: Server) -> None:

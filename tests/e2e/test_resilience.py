@@ -66,7 +66,8 @@ def test_a_dropped_socket_resumes_with_since(new_page: PageFactory, server: Serv
     assert "since=" in sockets[-1], sockets
 
     # A drop the page did not ask for: it reconnects by itself and play goes on.
-    bea.evaluate("window.unoTable.connection.dropForTest()")
+    with bea.expect_websocket():
+        bea.evaluate("window.unoTable.connection.dropForTest()")
     expect(bea.get_by_test_id("connection")).to_have_text("Connected")
     bea.locator('ul.hand button[data-card="R6"]').click()
     expect(ann.locator(".log-list")).to_contain_text("Bea played Red 6.")
