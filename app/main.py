@@ -19,6 +19,7 @@ from app.bus import InProcessBus
 from app.config import Settings, get_settings
 from app.rooms import Hub, RoomRegistry
 from app.rooms.recorder import MatchRecorder, NoRecorder
+from app.rooms.serial_store import SerialWrites
 from app.store.base import RoomStore
 from app.store.memory import MemoryRoomStore
 
@@ -40,14 +41,17 @@ async def open_storage(settings: Settings) -> Storage:
     if settings.database_url == "memory://":
         return Storage(MemoryRoomStore(), NoRecorder())
     from app.rooms.history_recorder import HistoryRecorder  # noqa: PLC0415 (SQL only)
-    from app.store.db import create_engine, migrate  # noqa: PLC0415
+    from app.store.db import create_engine, is_sqlite, migrate  # noqa: PLC0415
     from app.store.history import HistoryStore  # noqa: PLC0415
     from app.store.sql import SqlRoomStore  # noqa: PLC0415
 
     await migrate(settings.database_url)
     engine = create_engine(settings.database_url)
     history = HistoryStore(engine)
-    return Storage(SqlRoomStore(engine), HistoryRecorder(history), history, engine)
+    rooms: RoomStore = SqlRoomStore(engine)
+    if is_sqlite(settings.database_url):
+        rooms = SerialWrites(rooms)
+    return Storage(rooms, HistoryRecorder(history), history, engine)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

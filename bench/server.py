@@ -306,6 +306,15 @@ def start_process(args: list[str], env: dict[str, str]) -> subprocess.Popen[byte
                             preexec_fn=raise_fd_limit)  # noqa: PLW1509 (no threads yet)
 
 
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
+
+
 def wait_up(url: str, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and process.poll() is None:
@@ -331,8 +340,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         uno = await run_load(f"ws://127.0.0.1:{port}", rooms, args.seconds, args.interval, False)
         uno["server_rss_mb"] = rss_mb(server.pid)
     finally:
-        server.terminate()
-        server.wait(10)
+        stop(server)
     out: dict[str, Any] = {"rooms": args.rooms, "clients_per_room": 4,
                            "database": args.database or "sqlite", "uno": uno}
     if not args.skip_bare:
@@ -349,8 +357,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             out["p50_ratio"] = uno["p50_ms"] / result["p50_ms"]
             out["p99_ratio"] = uno["p99_ms"] / result["p99_ms"]
         finally:
-            bare.terminate()
-            bare.wait(10)
+            stop(bare)
     return out
 
 

@@ -27,7 +27,9 @@ def clean_name(value: Any) -> str:
     """A display name: text, trimmed, 1 to 32 characters."""
     if not isinstance(value, str) or not value.strip():
         raise RoomError("bad_message", "'name' must be a non-empty string", 400)
-    name = " ".join(value.split())
+    name = " ".join("".join(ch for ch in value if ch.isprintable()).split())
+    if not name:
+        raise RoomError("bad_message", "'name' must have visible characters", 400)
     if len(name) > MAX_NAME:
         raise RoomError("bad_message", f"'name' is limited to {MAX_NAME} characters", 400)
     return name

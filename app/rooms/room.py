@@ -91,6 +91,7 @@ class Room:
         self.records_since_snapshot = 0
         self.stopped = False
         self.empty_since = time.monotonic()
+        self._refused_deadline: int | None = None
         self.on_stop: Callable[[Room], None] | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -287,6 +288,8 @@ class Room:
         game = self.game
         if game is None or self.meta.phase == LOBBY or game.deadline_ms is None:
             return None
+        if game.deadline_ms == self._refused_deadline:
+            return None
         return max(0.0, (game.deadline_ms - self.clock()) / 1000)
 
     async def _on_deadline(self) -> None:
@@ -294,8 +297,12 @@ class Room:
         try:
             await self.engine_command(None, Timeout())
         except EngineError as exc:
-            log.debug("room %s: timeout refused: %s", self.code, exc.message)
-            await asyncio.sleep(0.01)
+            if exc.code == "too_early":
+                await asyncio.sleep(0.01)
+                return
+            # The engine will not act on this deadline: do not spin on it.
+            log.warning("room %s: timeout refused: %s", self.code, exc.message)
+            self._refused_deadline = self.game.deadline_ms if self.game else None
 
     async def _idle_check(self) -> None:
         """Unload a room nobody has watched for ``idle_seconds``; a finished one is closed."""
