@@ -56,6 +56,7 @@ export class TableConnection {
     } catch {
       return; // not ours to guess at; the server only sends JSON
     }
+    if (frame.type === "pong" && frame.id && this.waiting.has(frame.id)) frame = { ...frame, type: "ack" };
     if ((frame.type === "ack" || frame.type === "error") && frame.id && this.waiting.has(frame.id)) {
       const { resolve, reject } = this.waiting.get(frame.id);
       this.waiting.delete(frame.id);

@@ -52,6 +52,25 @@ export function replayTo(match, events, step) {
   return { model, hands };
 }
 
+/** Who played, who won, and every round's points with the running totals. */
+function matchSummary(match) {
+  const players = match.players || [];
+  const rounds = match.rounds || [];
+  const winners = match.winner_names?.length ? match.winner_names.join(", ") : null;
+  return h("section.card-panel.match-summary", { "aria-labelledby": "summary-title" },
+    h("h2#summary-title", {}, t("replay.summary")),
+    h("p", {}, winners ? t("match.winner", { names: winners })
+      : t(`replay.status.${match.status}`) || match.status),
+    h("div.table-scroll", {}, h("table", {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col.player")),
+        rounds.map((r) => h("th.num", { scope: "col" }, t("table.round", { n: r.round }))),
+        h("th.num", { scope: "col" }, t("round.total")))),
+      h("tbody", {}, players.map((p, seat) => h("tr", { class: (match.winners || []).includes(seat) ? "winner" : "" },
+        h("th", { scope: "row" }, p.player ? h("a", { href: `#/player/${p.player}` }, p.name) : p.name),
+        rounds.map((r) => h("td.num", {}, String(r.points?.[seat] ?? 0))),
+        h("td.num.total", {}, String(match.totals?.[seat] ?? 0))))))));
+}
+
 function removeCards(hand, cards) {
   for (const card of cards || []) {
     const at = hand.indexOf(card);
@@ -102,7 +121,7 @@ export function mountReplay(root, id) {
     playButton.addEventListener("click", togglePlay);
     root.replaceChildren(h("div.page.replay", {},
       h("h1", {}, t("replay.title", { id })),
-      h("p.muted", {}, (match.players || []).map((p) => p.name).join(" · ")),
+      matchSummary(match),
       events.length ? h("div.replay-controls", { role: "group", "aria-label": t("replay.title", { id }) },
         h("button.secondary", { onclick: () => go(0) }, t("replay.first")),
         h("button.secondary", { onclick: () => go(step - 1) }, t("replay.prev")),

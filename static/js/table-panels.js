@@ -192,7 +192,11 @@ export function resultsPanel(model, actions) {
       ? h("button.primary", { key: "next-round", onclick: () => actions.nextRound() }, t("round.next"))
       : null,
     !result && !isHost ? h("p.muted", {}, t("round.waiting_next")) : null,
-    result ? h("a.button.secondary", { href: "#/" }, t("match.rematch")) : null);
+    result ? h("div.form-buttons", {},
+      isHost ? h("button.primary", { key: "rematch", onclick: () => actions.start() }, t("match.rematch")) : null,
+      !isHost && model.mySeat !== null ? h("p.muted", {}, t("match.waiting_rematch")) : null,
+      s.match ? h("a.button.secondary", { href: `#/match/${s.match}` }, t("match.details")) : null,
+      h("a.button.secondary", { href: "#/" }, t("nav.home"))) : null);
 }
 
 export function lobbyPanel(model, ui, actions) {

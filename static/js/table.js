@@ -80,11 +80,14 @@ class TableView {
   start() {
     this.connection.connect();
     this.ticker = setInterval(() => this.tick(), 200);
+    // A quiet table still sends a frame now and then, so idle proxies keep the socket open.
+    this.keepalive = setInterval(() => this.connection.send({ type: "ping" }).catch(() => {}), 25000);
     this.render();
   }
 
   stop() {
     clearInterval(this.ticker);
+    clearInterval(this.keepalive);
     this.langOff();
     this.connection.close();
     if (window.unoTable === this) window.unoTable = null;
@@ -162,17 +165,20 @@ class TableView {
   // --- actions (what the buttons do) ---
 
   get actions() {
+    // Game commands name the last seq seen: a race lost to a faster player is answered
+    // "too late" instead of a confusing "not your turn".
     const fire = (message) => this.send(message).catch(() => {});
+    const move = (message) => fire(this.model.seq === null ? message : { ...message, seq: this.model.seq });
     return {
-      draw: () => fire({ type: "draw" }),
-      keep: () => fire({ type: "keep" }),
-      callUno: () => fire({ type: "uno" }),
-      catchSeat: (seat) => fire({ type: "catch", target: seat }),
-      challenge: () => fire({ type: "challenge" }),
-      accept: () => fire({ type: "accept" }),
-      chooseColor: (color) => fire({ type: "choose_color", color }),
-      give: (card) => fire({ type: "give", card }),
-      slap: () => fire({ type: "slap" }),
+      draw: () => move({ type: "draw" }),
+      keep: () => move({ type: "keep" }),
+      callUno: () => move({ type: "uno" }),
+      catchSeat: (seat) => move({ type: "catch", target: seat }),
+      challenge: () => move({ type: "challenge" }),
+      accept: () => move({ type: "accept" }),
+      chooseColor: (color) => move({ type: "choose_color", color }),
+      give: (card) => move({ type: "give", card }),
+      slap: () => move({ type: "slap" }),
       nextRound: () => fire({ type: "next_round" }),
       start: () => fire({ type: "start" }),
       addBot: () => fire({ type: "add_bot" }),
@@ -231,6 +237,7 @@ class TableView {
     this.ui.pickColorFor = null;
     this.ui.pickTargetFor = null;
     const message = { type: "play", card: play.card };
+    if (this.model.seq !== null) message.seq = this.model.seq;
     if (play.color) message.color = play.color;
     if (play.target !== undefined && play.target !== null) message.target = play.target;
     this.send(message).catch(() => {});

@@ -85,7 +85,8 @@ def test_a_bad_token_says_so_and_offers_to_join_or_watch(
     page = new_page(seat=(code, "not-a-real-token", 0))
     page.goto(f"{server.url}/#/room/{code}")
     expect(page.get_by_test_id("connection")).to_have_text(
-        "Your seat token is not valid for this room. Join again or watch."
+        "Your seat token is not valid for this room (or the seat was taken away). "
+        "Join again or watch."
     )
     expect(page.get_by_role("link", name="Watch")).to_be_visible()
     shot(page, "bad-token")
