@@ -101,3 +101,56 @@ def test_draw_twos_stack_up(new_page: PageFactory, server: Server) -> None:
     cid.locator(".prompt.stack").get_by_role("button", name="Take 4").click()
     expect(cid.locator("ul.hand button.card")).to_have_count(6)
     expect(ann.get_by_test_id("turn-status")).to_have_text("Your turn")
+
+
+def test_a_five_exchanges_one_card_each_way(new_page: PageFactory, server: Server) -> None:
+    deal = {"dealer": 1, "hands": [["R5", "G1", "G2"], ["B1", "B2", "B3"]], "discard": "R9",
+            "draw_pile": []}
+    ann, bea = seated(new_page, server, deal, {"five_exchange": True, "turn_seconds": 0})
+    card(ann, "R5").click()
+    ann.get_by_role("group", name="Choose a player to exchange a card with").get_by_role(
+        "button", name="Bea · 3 cards"
+    ).click()
+    expect(ann.get_by_text("Choose the card you give to Bea")).to_be_visible()
+    expect(bea.get_by_text("Choose the card you give to Ann")).to_be_visible()
+    expect(card(bea, "B2")).to_be_enabled()  # any card may be given, out of turn
+    card(ann, "G1").click()
+    card(bea, "B2").click()
+    expect(ann.locator(".log-list")).to_contain_text("You gave Green 1 and received Blue 2.")
+    expect(card(ann, "B2")).to_be_visible()
+    expect(card(bea, "G1")).to_be_visible()
+    expect(bea.locator("ul.hand button.card")).to_have_count(3)
+
+
+def test_everyone_slaps_when_uno_is_called(new_page: PageFactory, server: Server) -> None:
+    deal = {"dealer": 2, "hands": [["R1", "R2"], ["G1", "G2"], ["B1", "B2"]], "discard": "R5",
+            "draw_pile": ["Y1", "Y2", "Y3", "Y4"]}
+    ann, bea, cid = seated(new_page, server, deal,
+                           {"uno_slap": True, "slap_seconds": 30, "turn_seconds": 0})
+    ann.get_by_role("button", name="UNO!").click()
+    card(ann, "R1").click()
+    slap = bea.get_by_role("button", name="Slap!")
+    expect(slap).to_be_visible()
+    expect(cid.get_by_role("button", name="Slap!")).to_be_visible()
+    expect(ann.get_by_role("button", name="Slap!")).to_have_count(0)
+    shot(bea, "slap")
+    slap.click()
+    expect(bea.get_by_text("Waiting for the others to slap.")).to_be_visible()
+    cid.get_by_role("button", name="Slap!").click()
+    expect(ann.locator(".log-list")).to_contain_text("Too slow to slap: Cid.")
+    expect(cid.locator("ul.hand button.card")).to_have_count(4)
+    expect(bea.get_by_test_id("turn-status")).to_have_text("Your turn")
+
+
+def test_a_two_brings_silence(new_page: PageFactory, server: Server) -> None:
+    deal = {"dealer": 1, "hands": [["R2", "G1", "G3"], ["B1", "B3", "B4"]], "discard": "R5",
+            "draw_pile": ["Y1", "Y3", "Y4"]}
+    ann, bea = seated(new_page, server, deal, {"silent": "twos", "turn_seconds": 0})
+    card(ann, "R2").click()
+    expect(bea.locator(".silence-chip")).to_have_text("Silence! Chat is closed.")
+    shot(bea, "silence")
+    bea.get_by_label("Chat message").fill("oops")
+    bea.get_by_role("button", name="Send").click()
+    expect(bea.locator("ul.hand button.card")).to_have_count(5)
+    expect(ann.locator(".log-list")).to_contain_text("The silence is over.")
+    expect(ann.locator(".silence-chip")).to_have_count(0)

@@ -45,9 +45,21 @@ def test_create_share_join_and_host_controls(new_page: PageFactory, server: Serv
     host.get_by_role("button", name="Remove Bot 1").click()
     expect(host.locator(".lobby-seats li")).to_have_count(2)
     expect(guest.get_by_role("button", name="Add a bot")).to_have_count(0)
+
+    # The host changes the rules: every toggle has its one-line explanation.
+    host.get_by_text("Rules", exact=True).click()
+    expect(host.get_by_text("Play an identical card out of turn to jump in.")).to_be_visible()
+    host.locator(".rules-form").get_by_label("Rules preset").select_option("house")
+    expect(host.locator(".rules-form").get_by_label("Jump-in")).to_be_checked()
+    host.get_by_role("button", name="Apply rules").click()
+    expect(host.get_by_text("Rules updated.")).to_be_visible()
+    expect(guest.locator(".log-list")).to_contain_text("The rules changed.")
     host.get_by_role("button", name="Start the game").click()
-    expect(guest.locator("ul.hand button.card")).to_have_count(7)
-    expect(host.locator("ul.hand button.card")).to_have_count(7)
+    # Seven cards each, or nine for the first player when a Draw Two is turned first.
+    for page in (host, guest):
+        heading = page.get_by_role("heading", name=re.compile(r"^Your hand: [79] cards$"))
+        expect(heading).to_be_visible()
+        assert page.locator("ul.hand button.card").count() in (7, 9)
 
 
 def test_the_public_list_offers_join_and_watch(new_page: PageFactory, server: Server) -> None:
@@ -57,10 +69,10 @@ def test_the_public_list_offers_join_and_watch(new_page: PageFactory, server: Se
     item = page.locator(f'li.room-item[data-code="{room["code"]}"]')
     expect(item).to_contain_text("Listed")
     expect(item.get_by_role("link", name="Join")).to_be_visible()
+    shot(page, "home")
     item.get_by_role("link", name="Watch").click()
     expect(page.get_by_text("You are watching")).to_be_visible()
     expect(page.get_by_text("Waiting to start")).to_be_visible()
-    shot(page, "home")
 
 
 def test_refused_rules_are_explained_with_the_servers_words(
