@@ -41,14 +41,14 @@ export function handArea(model, ui, actions) {
   const me = s.seats[model.mySeat] || {};
   return h("section.hand-area", { "aria-labelledby": "hand-title", class: model.myMove ? "my-move" : "" },
     h("div.hand-bar", {},
-      h("h2#hand-title.hand-title", {}, t("table.hand_count", { n: hand.length })),
+      h("h2#hand-title.hand-title", { tabindex: "-1" }, t("table.hand_count", { n: hand.length })),
       h("div.hand-actions", {},
-        canDraw ? h("button.secondary.draw-button", { key: "draw", onclick: () => actions.draw() },
+        canDraw ? h("button.secondary.draw-button", { key: "draw", onclick: () => actions.draw(), "aria-keyshortcuts": "D" },
           stack ? t("table.take", { n: stack.amount ?? "" }) : t("table.draw")) : null,
         drawn ? h("button.secondary", { key: "keep", onclick: () => actions.keep() }, t("table.keep")) : null,
         s.phase === "playing"
           ? h("button.uno-button", {
-              key: "uno", onclick: () => actions.callUno(), disabled: !unoReady,
+              key: "uno", onclick: () => actions.callUno(), disabled: !unoReady, "aria-keyshortcuts": "U",
               class: unoReady ? "ready" : "", "aria-pressed": me.uno && hand.length === 1 ? "true" : "false",
             }, me.uno && hand.length === 1 ? t("table.uno_called") : t("table.uno"))
           : null)),

@@ -75,6 +75,8 @@ class TableView {
           this.promptEl, this.panelEl, this.handEl),
         this.logArea)));
     this.langOff = onLangChange(() => this.render());
+    this.keyHandler = (event) => this.onKey(event);
+    if (this.mode === "play") document.addEventListener("keydown", this.keyHandler);
   }
 
   start() {
@@ -88,6 +90,7 @@ class TableView {
   stop() {
     clearInterval(this.ticker);
     clearInterval(this.keepalive);
+    document.removeEventListener("keydown", this.keyHandler);
     this.langOff();
     this.connection.close();
     if (window.unoTable === this) window.unoTable = null;
@@ -296,8 +299,36 @@ class TableView {
       lobby ? lobbyPanel(m, this.ui, this.actions)
         : s.phase === "round_over" || s.phase === "match_over" ? resultsPanel(m, this.actions) : null);
     const seated = m.mySeat !== null && this.mode === "play";
+    const handHadFocus = this.handEl.contains(document.activeElement);
     replaceChildren(this.handEl, seated && !lobby && s.phase === "playing" ? handArea(m, this.ui, this.actions) : null);
+    if (handHadFocus && !this.handEl.contains(document.activeElement)) {
+      // The card that had focus was played: stay in the hand rather than fall back to the page.
+      const next = this.handEl.querySelector("button:not(:disabled)") || this.handEl.querySelector("h2");
+      next?.focus({ preventScroll: true });
+    }
+    this.focusNewPrompt();
     this.tick();
+  }
+
+  /** A question for this seat (challenge, stack, slap, color) takes the keyboard focus once. */
+  focusNewPrompt() {
+    const prompt = this.promptEl.querySelector(".prompt.challenge, .prompt.stack, .prompt.slap, .color-picker, .seat-picker");
+    if (prompt && !this.promptFocused) {
+      const active = document.activeElement;
+      if (!active || active === document.body || this.root.contains(active)) prompt.querySelector("button")?.focus();
+    }
+    this.promptFocused = Boolean(prompt);
+  }
+
+  /** Keys for the fast moments: U calls UNO, D draws (not while typing). */
+  onKey(event) {
+    if (event.target.closest?.("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key.toLowerCase();
+    if (key === "u" && this.model.canCallUno) this.actions.callUno();
+    else if (key === "d" && this.model.myMove && (!this.model.state.pending || this.model.state.pending.kind === "stack")) {
+      this.actions.draw();
+    } else return;
+    event.preventDefault();
   }
 
   renderBar() {

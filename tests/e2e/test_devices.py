@@ -79,3 +79,7 @@ def test_the_table_is_playable_by_keyboard(new_page: PageFactory, server: Server
     page.keyboard.press("Enter")
     expect(page.locator("ul.hand button.card")).to_have_count(6)
     expect(page.get_by_test_id("turn-status")).to_have_text("Bea's turn")
+    # Focus stays in the hand (not lost to the page) and is visible.
+    assert page.evaluate("document.activeElement.closest('.hand-area') !== null")
+    focused = page.evaluate("getComputedStyle(document.activeElement).boxShadow")
+    assert focused != "none", "the focused element shows no focus ring"
