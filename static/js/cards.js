@@ -28,6 +28,18 @@ export function canJumpIn(cardText, topText) {
   return cardText === topText;
 }
 
+/** H-STACK / H-DEFLECT / H-REVDEFLECT: may `cardText` answer a pending draw (turns.stack_answer)? */
+export function stackAnswer(cardText, topText, color, rules) {
+  const card = parseCard(cardText);
+  const topRank = topText ? parseCard(topText).rank : "";
+  if (card.rank === "R" && !card.wild && rules.reverse_deflects) return card.color === color;
+  const draw4 = cardText === "W+4";
+  if (rules.stacking === "mixed") return card.rank === "+2" || draw4;
+  if (rules.stacking === "progressive") return card.rank === topRank && (card.rank === "+2" || draw4);
+  if (rules.stacking === "deflect" && card.rank === "+2") return topRank !== "W+4" || card.color === color;
+  return false;
+}
+
 function orderKey(text) {
   const card = parseCard(text);
   if (card.wild) return 100 + WILD_ORDER.indexOf(text);

@@ -1,14 +1,16 @@
 // The table page: connects, keeps the model, renders, and turns clicks into commands.
 import { h, replaceChildren } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
-import { api, seats as seatStore, profile, ApiError } from "./api.js";
+import { seats as seatStore } from "./api.js";
+import { mountJoinPrompt } from "./join.js";
 import { TableConnection } from "./connection.js";
 import { TableModel } from "./model.js";
 import { describe } from "./describe.js";
 import { parseCard } from "./cards.js";
 import { seatOrder, seatTile, centerArea } from "./table-seats.js";
 import { handArea, promptArea, resultsPanel, lobbyPanel } from "./table-panels.js";
-import { errorText, closeText } from "./errors.js";
+import { errorText } from "./errors.js";
+import { tableBar, updateTimers } from "./table-bar.js";
 
 const LOG_LIMIT = 200;
 
@@ -266,17 +268,7 @@ class TableView {
   // --- rendering ---
 
   tick() {
-    const m = this.model;
-    const left = m.turnMs ? Math.max(0, m.turnMs - (performance.now() - m.turnStartedAt)) : 0;
-    const seconds = Math.ceil(left / 1000);
-    for (const ring of this.root.querySelectorAll("[data-timer]")) {
-      ring.hidden = !m.turnMs;
-      ring.style.setProperty("--left", String(m.turnMs ? left / m.turnMs : 0));
-      ring.classList.toggle("low", left < 5000);
-      ring.setAttribute("aria-label", t("table.timer", { n: seconds }));
-      const text = ring.querySelector(".timer-text");
-      if (text) text.textContent = String(seconds);
-    }
+    updateTimers(this.root, this.model);
   }
 
   render() {
@@ -332,61 +324,6 @@ class TableView {
   }
 
   renderBar() {
-    const closed = this.status === "closed";
-    const statusText = closed ? closeText(this.closedCode, this.code)
-      : this.status === "open" ? t("table.connected")
-        : this.status === "reconnecting" ? t("table.reconnecting") : t("table.connecting");
-    const watching = this.mode !== "play";
-    const tvLink = this.mode === "tv"
-      ? h("a.button.secondary", { href: `#/watch/${this.code}` }, t("room.tv_exit"))
-      : h("a.button.secondary", { href: `#/tv/${this.code}` }, t("room.tv"));
-    replaceChildren(this.bar,
-      h("h1.room-title", {}, t("room.title", { code: this.code })),
-      watching ? h("span.badge.watching", {}, t("room.spectating")) : null,
-      h("span.connection", { class: this.status, role: "status", "data-testid": "connection" },
-        h("span.dot", { "aria-hidden": "true" }), statusText),
-      closed && [4401, 4403].includes(this.closedCode)
-        ? h("span.bar-actions", {},
-            h("a.button.primary", { href: `#/room/${this.code}`, onclick: () => location.reload() }, t("join.submit")),
-            h("a.button.secondary", { href: `#/watch/${this.code}` }, t("join.watch")))
-        : null,
-      tvLink);
+    replaceChildren(this.bar, ...tableBar(this.code, this.mode, this.status, this.closedCode));
   }
-}
-
-/** Not seated here yet: join with the profile name, or watch. */
-function mountJoinPrompt(root, code) {
-  const me = profile.get();
-  const name = h("input#join-name", { type: "text", value: me.name || "", maxlength: 32, required: true, autocomplete: "nickname" });
-  const message = h("p.form-error", { role: "alert" });
-  const form = h("form.card-panel.join-panel", {
-    onsubmit: async (event) => {
-      event.preventDefault();
-      const value = name.value.trim();
-      if (!value) {
-        message.textContent = t("profile.name_needed");
-        return;
-      }
-      try {
-        const body = { name: value };
-        if (me.key) body.player_key = me.key;
-        const joined = await api.joinRoom(code, body);
-        profile.save({ ...profile.get(), name: value });
-        seatStore.save(code, { token: joined.token, seat: joined.seat });
-        window.dispatchEvent(new HashChangeEvent("hashchange"));
-      } catch (error) {
-        message.textContent = error instanceof ApiError ? errorText(error.code, error.message) : t("error.unknown");
-      }
-    },
-  },
-  h("h1", {}, t("room.title", { code })),
-  h("p", {}, t("join.prompt", { code })),
-  h("div.field", {}, h("label", { for: "join-name" }, t("profile.name")), name),
-  message,
-  h("div.form-buttons", {},
-    h("button.primary", { type: "submit" }, t("join.submit")),
-    h("a.button.secondary", { href: `#/watch/${code}` }, t("join.watch"))));
-  root.replaceChildren(form);
-  name.focus();
-  return () => {};
 }

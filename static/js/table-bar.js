@@ -1,0 +1,41 @@
+// The bar above the table (room, connection state, TV mode) and the turn-timer rings.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { closeText } from "./errors.js";
+
+/** The bar's children: the room, "watching", the connection state in words, TV mode. */
+export function tableBar(code, mode, status, closedCode) {
+  const closed = status === "closed";
+  const statusText = closed ? closeText(closedCode, code)
+    : status === "open" ? t("table.connected")
+      : status === "reconnecting" ? t("table.reconnecting") : t("table.connecting");
+  const tvLink = mode === "tv"
+    ? h("a.button.secondary", { href: `#/watch/${code}` }, t("room.tv_exit"))
+    : h("a.button.secondary", { href: `#/tv/${code}` }, t("room.tv"));
+  return [
+    h("h1.room-title", {}, t("room.title", { code })),
+    mode !== "play" ? h("span.badge.watching", {}, t("room.spectating")) : null,
+    h("span.connection", { class: status, role: "status", "data-testid": "connection" },
+      h("span.dot", { "aria-hidden": "true" }), statusText),
+    closed && [4401, 4403].includes(closedCode)
+      ? h("span.bar-actions", {},
+          h("a.button.primary", { href: `#/room/${code}`, onclick: () => location.reload() }, t("join.submit")),
+          h("a.button.secondary", { href: `#/watch/${code}` }, t("join.watch")))
+      : null,
+    tvLink,
+  ];
+}
+
+/** Fill every timer ring from the model's turn timer (called a few times a second). */
+export function updateTimers(root, model) {
+  const left = model.turnMs ? Math.max(0, model.turnMs - (performance.now() - model.turnStartedAt)) : 0;
+  const seconds = Math.ceil(left / 1000);
+  for (const ring of root.querySelectorAll("[data-timer]")) {
+    ring.hidden = !model.turnMs;
+    ring.style.setProperty("--left", String(model.turnMs ? left / model.turnMs : 0));
+    ring.classList.toggle("low", left < 5000);
+    ring.setAttribute("aria-label", t("table.timer", { n: seconds }));
+    const text = ring.querySelector(".timer-text");
+    if (text) text.textContent = String(seconds);
+  }
+}
