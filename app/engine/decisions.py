@@ -1,38 +1,41 @@
-"""Pending decisions: the Wild Draw Four challenge (C-*), a first Wild's color, and timeouts."""
+"""Pending decisions: the Wild Draw Four challenge (C-*, also of a stack), a first Wild's color,
+and O-TIMER timeouts for every kind of wait."""
 
 from __future__ import annotations
 
 from . import events as ev
 from .cards import CARD_COLOR, CARD_TEXT, COLOR_LETTERS, COLORS, Color
 from .commands import Play
-from .errors import DECISION_PENDING, NOT_YOUR_TURN, NOTHING_TO_DO, TOO_EARLY, RuleError
+from .errors import NOT_YOUR_TURN, NOTHING_TO_DO, TOO_EARLY, RuleError
 from .events import Event
-from .state import CHALLENGE, CHOOSE_COLOR, PLAY_DRAWN, GameState, Pending
+from .house import exchange_timeout, slap_timeout
+from .state import CHALLENGE, CHOOSE_COLOR, EXCHANGE, PLAY_DRAWN, STACK, GameState, Pending
 from .table import draw_cards, next_seat
-from .turns import announce_turn, begin_turn_action, draw, keep, play
+from .turns import announce_turn, begin_turn_action, draw, keep, play, take_stack
 
 
-def _expect(state: GameState, seat: int, kind: str) -> Pending:
+def _expect(state: GameState, seat: int, kinds: tuple[str, ...], what: str) -> Pending:
     pending = state.pending
-    if pending is None or pending.kind != kind:
-        raise RuleError(NOTHING_TO_DO, f"there is no {kind.replace('_', ' ')} to answer")
+    if pending is None or pending.kind not in kinds:
+        raise RuleError(NOTHING_TO_DO, f"there is no {what} to answer")
     if pending.seat != seat:
-        raise RuleError(NOT_YOUR_TURN, f"only seat {pending.seat} may answer the {kind}")
+        raise RuleError(NOT_YOUR_TURN, f"only seat {pending.seat} may answer the {what}")
     return pending
 
 
 def accept(state: GameState, seat: int, out: list[Event]) -> None:
-    pending = _expect(state, seat, CHALLENGE)
+    """Take the Wild Draw Four (or the whole stack) and lose the turn."""
+    pending = _expect(state, seat, (CHALLENGE, STACK), "draw card")
     begin_turn_action(state, seat)
-    state.pending = None
-    draw_cards(state, seat, pending.amount, "wild_draw4", out)
-    state.turn = next_seat(state, seat)
-    announce_turn(state, out)
+    take_stack(state, pending, out)
 
 
 def challenge(state: GameState, seat: int, out: list[Event]) -> None:
-    """C-OFFICIAL / C-RETURN: the offender's hand is shown to the challenger alone."""
-    pending = _expect(state, seat, CHALLENGE)
+    """C-OFFICIAL / C-RETURN (with a stack: its whole penalty): the offender's hand is shown to
+    the challenger alone."""
+    pending = _expect(state, seat, (CHALLENGE, STACK), "Wild Draw Four")
+    if pending.offender < 0:
+        raise RuleError(NOTHING_TO_DO, "this draw cannot be challenged")
     begin_turn_action(state, seat)
     state.pending = None
     offender = pending.offender
@@ -61,7 +64,7 @@ def challenge(state: GameState, seat: int, out: list[Event]) -> None:
 
 
 def choose_color(state: GameState, seat: int, color: Color, out: list[Event]) -> None:
-    _expect(state, seat, CHOOSE_COLOR)
+    _expect(state, seat, (CHOOSE_COLOR,), "color choice")
     state.pending = None
     state.color = color
     out.append(Event(ev.COLOR_CHOSEN, {"seat": seat, "color": COLOR_LETTERS[color]}))
@@ -69,29 +72,32 @@ def choose_color(state: GameState, seat: int, color: Color, out: list[Event]) ->
 
 
 def timeout(state: GameState, out: list[Event]) -> None:
-    """O-TIMER: the deadline passed; act for the waited-on seat with the safe default."""
+    """O-TIMER: the deadline passed; act for the waited-on seats with the safe default."""
     if state.deadline_ms is None:
         raise RuleError(NOTHING_TO_DO, "no timer is running")
     if state.now_ms < state.deadline_ms:
         raise RuleError(TOO_EARLY, "the timer has not run out yet")
+    if state.slap is not None:
+        out.append(Event(ev.TIMED_OUT, {"seat": state.slap.seat, "kind": "slap"}))
+        slap_timeout(state, out)
+        return
     pending = state.pending
     seat = pending.seat if pending is not None else state.turn
-    out.append(Event(ev.TIMED_OUT, {"seat": seat}))
+    out.append(Event(ev.TIMED_OUT, {"seat": seat, "kind": pending.kind if pending else "turn"}))
     if pending is None:
         draw(state, seat, out, reason="timeout")
         pending = state.pending
         if pending is None or pending.kind != PLAY_DRAWN:
             return
-    if pending.kind == CHALLENGE:
+    if pending.kind in (CHALLENGE, STACK):
         accept(state, seat, out)
     elif pending.kind == CHOOSE_COLOR:
         choose_color(state, seat, state.rng.choice(COLORS), out)
-    elif pending.kind == PLAY_DRAWN:
-        if state.rules.must_play_drawn:
-            others = [s for s in range(state.players) if s != seat]
-            target = state.rng.choice(others)  # used only by a swap_hands custom card
-            play(state, seat, Play(pending.card, state.rng.choice(COLORS), target), out)
-        else:
-            keep(state, seat, out)
+    elif pending.kind == EXCHANGE:
+        exchange_timeout(state, out)
+    elif state.rules.must_play_drawn:
+        others = [s for s in range(state.players) if s != seat and not state.out[s]]
+        target = state.rng.choice(others)  # used only by a card that needs a target
+        play(state, seat, Play(pending.card, state.rng.choice(COLORS), target), out)
     else:
-        raise RuleError(DECISION_PENDING, f"no default for {pending.kind}")
+        keep(state, seat, out)

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import decisions, turns, uno
-from . import events as ev
+from . import decisions, house, turns, uno
 from .cards import Card
 from .commands import (
     Accept,
@@ -22,16 +21,24 @@ from .commands import (
     ChooseColor,
     Command,
     Draw,
+    Give,
     Keep,
     NextRound,
     Play,
+    Slap,
     Timeout,
 )
-from .errors import NOT_ALLOWED_BY_RULES, WRONG_PHASE, EngineError, RuleError
+from .errors import (
+    DECISION_PENDING,
+    NOT_ALLOWED_BY_RULES,
+    WRONG_PHASE,
+    EngineError,
+    RuleError,
+)
 from .events import Event
 from .rules import RuleSet
 from .setup import RiggedDeal, new_match, start_round
-from .state import MATCH_OVER, PLAYING, ROUND_OVER, GameState, restore, snapshot
+from .state import EXCHANGE, MATCH_OVER, PLAYING, ROUND_OVER, GameState, restore, snapshot
 from .view import legal_commands, playable_cards, view, waiting_on
 
 
@@ -105,9 +112,10 @@ class Game:
         state = self.state
         out: list[Event] = []
         if isinstance(command, Chat):
-            out.append(Event(ev.CHAT, {"seat": seat, "text": command.text}))
-            return out
-        if isinstance(command, NextRound):
+            house.chat(state, seat, command.text, out)
+            if len(out) == 1:
+                return out  # a plain chat line changes nothing in the game
+        elif isinstance(command, NextRound):
             if state.phase != ROUND_OVER:
                 raise RuleError(WRONG_PHASE, "the next round starts when a round is over")
             state.phase = PLAYING
@@ -115,14 +123,19 @@ class Game:
         elif state.phase != PLAYING:
             over = "the match is over" if state.phase == MATCH_OVER else "the round is over"
             raise RuleError(WRONG_PHASE, over)
+        elif state.slap is not None and not isinstance(command, _DURING_SLAP):
+            raise RuleError(DECISION_PENDING, "U-CENTER: every other player slaps first")
         elif isinstance(command, Play):
             turns.play(state, seat, command, out)
         elif isinstance(command, Draw):
             turns.draw(state, seat, out)
         else:
             _dispatch(state, seat, command, out)
+        if state.silence_since >= 0:
+            house.after_command(state, out)
         state.version += 1
-        if state.rules.turn_seconds:
+        rules = state.rules
+        if rules.turn_seconds or rules.uno_slap or rules.five_exchange:
             key = self._waited_key()
             if key != self._waited:
                 self._waited = key
@@ -131,20 +144,31 @@ class Game:
             state.deadline_ms = None
         return out
 
-    def _waited_key(self) -> tuple[str, int, str]:
+    def _waited_key(self) -> tuple[str, tuple[int, ...], str]:
         state = self.state
+        if state.slap is not None:
+            return state.phase, tuple(state.slap.seats), "slap"
         pending = state.pending
-        if pending is not None:
-            return state.phase, pending.seat, pending.kind
-        return state.phase, state.turn, ""
+        return state.phase, tuple(waiting_on(state)), pending.kind if pending else ""
 
     def _arm_timer(self) -> None:
+        """O-TIMER: a new wait began. Slaps and exchanges are always timed."""
         state = self.state
-        seconds = state.rules.turn_seconds
+        rules = state.rules
+        pending = state.pending
+        seconds = rules.turn_seconds
+        if state.slap is not None:
+            seconds = rules.slap_seconds
+        elif pending is not None and pending.kind == EXCHANGE:
+            seconds = seconds or EXCHANGE_SECONDS
         if state.phase == PLAYING and seconds:
             state.deadline_ms = state.now_ms + seconds * 1000
         else:
             state.deadline_ms = None
+
+
+EXCHANGE_SECONDS = 30  # H-FIVE: the exchange is timed even when turns are not
+_DURING_SLAP = (Slap, Catch, CallUno, Timeout)
 
 
 def _dispatch(state: GameState, seat: int, command: Command, out: list[Event]) -> None:
@@ -163,6 +187,11 @@ def _dispatch(state: GameState, seat: int, command: Command, out: list[Event]) -
         decisions.choose_color(state, seat, command.color, out)
     elif isinstance(command, Timeout):
         decisions.timeout(state, out)
-    else:  # Give, Slap: house rules these rules do not play
-        name = type(command).__name__
-        raise RuleError(NOT_ALLOWED_BY_RULES, f"{name} is not part of these rules")
+    elif isinstance(command, Give):
+        if not state.rules.five_exchange:
+            raise RuleError(NOT_ALLOWED_BY_RULES, "H-FIVE exchanges are not part of these rules")
+        house.give(state, seat, command.card, out)
+    elif isinstance(command, Slap):
+        if not state.rules.uno_slap:
+            raise RuleError(NOT_ALLOWED_BY_RULES, "U-CENTER slaps are not part of these rules")
+        house.slap(state, seat, out)

@@ -40,22 +40,6 @@ _RANGES: Final[dict[str, tuple[int, int]]] = {
 }
 DEFAULT_TARGET: Final = {"winner_takes": 500, "lowest_wins": 200, "lazy": 5}
 
-# House rules the engine does not play yet: accepted as keys, refused when switched on.
-NOT_IMPLEMENTED: Final[dict[str, Any]] = {
-    "jump_in": False,
-    "seven_zero": False,
-    "stacking": "off",
-    "reverse_deflects": False,
-    "five_exchange": False,
-    "silent": "off",
-    "color_wheel": False,
-    "blank_plus10": False,
-    "play_to_last": False,
-    "shrinking_hands": False,
-    "misplay_penalty": 0,
-    "uno_slap": False,
-}
-
 
 @dataclass(frozen=True, slots=True)
 class CustomCard:
@@ -180,9 +164,6 @@ def rules_from_dict(data: Mapping[str, Any]) -> RuleSet:
         values[key] = _check_value(key, value, getattr(defaults, key))
     if "target" not in values:
         values["target"] = DEFAULT_TARGET[values.get("scoring", defaults.scoring)]
-    for key, off in NOT_IMPLEMENTED.items():
-        if values.get(key, off) != off:
-            raise InvalidRules(f"rule {key!r} is not implemented yet", "not_implemented")
     rules = dataclasses.replace(defaults, **values)
     if rules.blank_plus10 and rules.deck != "classic_blank":
         raise InvalidRules("rule 'blank_plus10' needs deck 'classic_blank'")

@@ -71,6 +71,10 @@ def end_round(state: GameState, winner: int, out: list[Event]) -> None:
     }
     if rules.scoring == "lazy":
         result["loser"] = loser
+    if rules.play_to_last:  # H-LAST: places in the order players went out; the last loses
+        order = state.places + [s for s in range(n) if s not in state.places]
+        result["order"] = order
+        result["loser"] = order[-1]
     state.last_round = result
     out.append(Event(ev.ROUND_OVER, dict(result)))
     match = _match_result(state)

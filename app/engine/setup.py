@@ -96,6 +96,12 @@ def start_round(state: GameState, out: list[Event], deal: RiggedDeal | None = No
     state.catch_open_ms = {}
     state.uno_called = [False] * n
     state.last_round = None
+    state.slap = None
+    state.jumpable = False
+    state.out = [False] * n
+    state.places = []
+    state.refills = [0] * n
+    state.silence_by = state.silence_color = state.silence_since = -1
     if deal is None:
         pile = build_deck(rules.deck)
         shuffle(state.rng, pile)

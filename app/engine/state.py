@@ -17,16 +17,23 @@ MATCH_OVER = "match_over"
 CHALLENGE = "challenge"  # the target of a Wild Draw Four: challenge or accept
 PLAY_DRAWN = "play_drawn"  # the drawer may play the drawn card or keep it
 CHOOSE_COLOR = "choose_color"  # a Wild turned as the first discard: the first player's color
+STACK = "stack"  # H-STACK / H-DEFLECT / H-REVDEFLECT: answer the draw card or take the draws
+EXCHANGE = "exchange"  # H-FIVE: both sides choose the card they give
+SLAP = "slap"  # U-CENTER: every other seat slaps; the last (or any who does not) draws 2
 
 
 @dataclass(slots=True)
 class Pending:
     kind: str
     seat: int
-    card: Card = -1  # play_drawn: the drawn card
-    offender: int = -1  # challenge: who played the Wild Draw Four
-    prev_color: Color = -1  # challenge: the color current before it
-    amount: int = 0  # challenge: the cards at stake
+    card: Card = -1  # play_drawn: the drawn card; exchange: the card ``seat`` gives
+    offender: int = -1  # challenge / stack: who played the Wild Draw Four (-1: not challengeable)
+    prev_color: Color = -1  # challenge / stack: the color current before it
+    amount: int = 0  # challenge / stack: the cards at stake
+    target: int = -1  # exchange: the other side
+    target_card: Card = -1  # exchange: the card ``target`` gives
+    seats: list[int] = field(default_factory=list)  # slap: who must still slap
+    done: list[int] = field(default_factory=list)  # slap: who slapped, in order
 
 
 @dataclass(slots=True)
@@ -44,6 +51,7 @@ class GameState:
     draw_pile: list[Card] = field(default_factory=list)  # top is the end
     discard: list[Card] = field(default_factory=list)  # top is the end
     pending: Pending | None = None
+    slap: Pending | None = None  # U-CENTER runs beside the turn and blocks it until resolved
     uno_called: list[bool] = field(default_factory=list)
     precall: int = -1  # a seat that called UNO holding two cards on its turn
     catchable: dict[int, int] = field(default_factory=dict)  # seat -> seat whose action closes
@@ -54,12 +62,19 @@ class GameState:
     round_wins: list[int] = field(default_factory=list)
     rounds_played: int = 0
     next_first: int = -1  # H-LAZY: the last winner starts the next round
+    jumpable: bool = False  # H-JUMPIN: the top card was played (never the first discard)
+    out: list[bool] = field(default_factory=list)  # H-LAST: seats that went out this round
+    places: list[int] = field(default_factory=list)  # H-LAST: seats in the order they went out
+    refills: list[int] = field(default_factory=list)  # H-SEVEN-ROUNDS: refills taken so far
+    silence_by: int = -1  # H-SILENT twos: the seat whose turn ends the silence
+    silence_color: int = -1  # H-SILENT wilds: the color whose change ends the silence
+    silence_since: int = -1  # the version at which the silence began (-1: no silence)
     last_round: dict[str, Any] | None = None
     match_result: dict[str, Any] | None = None
     version: int = 0  # commands applied so far
 
 
-_SIMPLE = ("rules", "rng", "pending", "catchable", "catch_open_ms")
+_SIMPLE = ("rules", "rng", "pending", "slap", "catchable", "catch_open_ms")
 
 
 def snapshot(state: GameState) -> dict[str, Any]:
@@ -73,14 +88,22 @@ def snapshot(state: GameState) -> dict[str, Any]:
     out["uno_called"] = list(state.uno_called)
     out["scores"] = list(state.scores)
     out["round_wins"] = list(state.round_wins)
+    for name in ("out", "places", "refills"):
+        out[name] = list(getattr(state, name))
     out["rules"] = state.rules.to_dict()
     version, internal, gauss = state.rng.getstate()
     out["rng"] = [version, list(internal), gauss]
-    p = state.pending
-    out["pending"] = None if p is None else {f.name: getattr(p, f.name) for f in fields(p)}
+    out["pending"] = _pending_dict(state.pending)
+    out["slap"] = _pending_dict(state.slap)
     out["catchable"] = [[k, v] for k, v in state.catchable.items()]
     out["catch_open_ms"] = [[k, v] for k, v in state.catch_open_ms.items()]
     return out
+
+
+def _pending_dict(p: Pending | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    return {f.name: list(v) if isinstance(v := getattr(p, f.name), list) else v for f in fields(p)}
 
 
 def restore(data: dict[str, Any]) -> GameState:
@@ -90,8 +113,8 @@ def restore(data: dict[str, Any]) -> GameState:
     plain = {k: v for k, v in data.items() if k not in _SIMPLE}
     state = GameState(rules=rules_from_dict(data["rules"]), rng=rng, **plain)
     state.hands = [list(h) for h in state.hands]
-    pending = data["pending"]
-    state.pending = None if pending is None else Pending(**pending)
+    state.pending = None if data["pending"] is None else Pending(**data["pending"])
+    state.slap = None if data["slap"] is None else Pending(**data["slap"])
     state.catchable = {int(k): int(v) for k, v in data["catchable"]}
     state.catch_open_ms = {int(k): int(v) for k, v in data["catch_open_ms"]}
     return state

@@ -9,7 +9,7 @@ from typing import Final
 from . import events as ev
 from .cards import CARD_COLOR, CARD_KINDS, CARD_RANK, CARD_TEXT, IS_WILD, Card
 from .events import Event
-from .state import CHALLENGE, GameState
+from .state import GameState
 
 
 def _build_match_table() -> tuple[tuple[bool, ...], ...]:
@@ -42,7 +42,20 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
 
 
 def next_seat(state: GameState, seat: int, steps: int = 1) -> int:
-    return (seat + state.direction * steps) % state.players
+    """The seat ``steps`` places on in the direction of play, passing seats that went out."""
+    if not state.places:
+        return (seat + state.direction * steps) % state.players
+    out = state.out
+    for _ in range(steps):
+        seat = (seat + state.direction) % state.players
+        while out[seat]:
+            seat = (seat + state.direction) % state.players
+    return seat
+
+
+def active_seats(state: GameState) -> list[int]:
+    """Seats still playing this round (H-LAST takes out those who went out)."""
+    return [s for s in range(state.players) if not state.out[s]]
 
 
 def reshuffle(state: GameState, out: list[Event]) -> bool:
@@ -51,7 +64,7 @@ def reshuffle(state: GameState, out: list[Event]) -> bool:
     While a Wild Draw Four may still be challenged the card under it stays too: C-RETURN may
     take the Wild Draw Four back and play goes on from that card."""
     pending = state.pending
-    keep = 2 if pending is not None and pending.kind == CHALLENGE else 1
+    keep = 2 if pending is not None and pending.offender >= 0 else 1
     if len(state.discard) <= keep:
         return False
     pile = state.discard[:-keep]

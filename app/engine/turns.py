@@ -1,28 +1,12 @@
-"""A turn: T-MATCH, T-DRAW, T-ONE and every card effect (E-*), including the end of a round."""
+"""A turn: T-MATCH, T-DRAW, T-ONE, H-JUMPIN, H-MISPLAY; answering a pending stack (H-STACK,
+H-DEFLECT, H-REVDEFLECT). Card effects live in ``effects``."""
 
 from __future__ import annotations
 
-from typing import Final
-
 from . import events as ev
-from .cards import (
-    CARD_COLOR,
-    CARD_RANK,
-    CARD_TEXT,
-    COLOR_LETTERS,
-    CUSTOM1,
-    CUSTOM2,
-    CUSTOM3,
-    DRAW2,
-    REVERSE,
-    SHUFFLE,
-    SKIP,
-    WILD,
-    WILD4,
-    Card,
-    Color,
-)
+from .cards import CARD_COLOR, CARD_RANK, CARD_TEXT, COLOR_LETTERS, DRAW2, REVERSE, WILD, Card, W
 from .commands import Play
+from .effects import apply_effect, custom_effect_of, went_out
 from .errors import (
     BAD_TARGET,
     DECISION_PENDING,
@@ -31,14 +15,15 @@ from .errors import (
     NOT_IN_HAND,
     NOT_YOUR_TURN,
     NOTHING_TO_DO,
+    TOO_LATE,
     RuleError,
 )
 from .events import Event
-from .scoring import end_round
-from .state import CHALLENGE, PLAY_DRAWN, GameState, Pending
-from .table import MATCHES, draw_cards, give_cards, next_seat, shuffle, take_from_pile
+from .house import start_slap
+from .state import PLAY_DRAWN, STACK, GameState, Pending
+from .table import MATCHES, draw_cards, give_cards, next_seat, take_from_pile
 
-_CUSTOM_INDEX: Final = {CUSTOM1: 0, CUSTOM2: 1, CUSTOM3: 2}
+COLOR_WHEEL = (0, 3, 2, 1)  # H-COLORWHEEL: red > blue > green > yellow > red, clockwise
 
 
 def begin_turn_action(state: GameState, seat: int) -> None:
@@ -50,11 +35,12 @@ def begin_turn_action(state: GameState, seat: int) -> None:
 
 
 def check_turn(state: GameState, seat: int) -> Pending | None:
+    """The pending decision ``seat`` may answer with a play or a draw (None: a plain turn)."""
     pending = state.pending
     if pending is not None:
         if pending.seat != seat:
             raise RuleError(NOT_YOUR_TURN, f"the table is waiting for seat {pending.seat}")
-        if pending.kind != PLAY_DRAWN:
+        if pending.kind not in (PLAY_DRAWN, STACK):
             raise RuleError(DECISION_PENDING, f"answer the pending {pending.kind} first")
         return pending
     if state.turn != seat:
@@ -62,39 +48,95 @@ def check_turn(state: GameState, seat: int) -> Pending | None:
     return None
 
 
-def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
+def can_jump_in(state: GameState, seat: int, card: Card) -> bool:
+    """H-JUMPIN: an identical card (a Wild on a Wild; never Wild Draw Four), out of turn, on a
+    played card, while nothing but a drawn card or a stack is pending."""
+    if not state.rules.jump_in or not state.jumpable:
+        return False
+    top = state.discard[-1]
+    if card != top or (CARD_RANK[card] >= WILD and card != W) or state.out[seat]:
+        return False
     pending = state.pending
-    if pending is not None or state.turn != seat:
-        pending = check_turn(state, seat)
+    return pending is None or pending.kind in (PLAY_DRAWN, STACK)
+
+
+def _missed_jump_in(state: GameState, seat: int, card: Card) -> bool:
+    """A jump-in on the card just covered: of two racing commands this one came second."""
+    discard = state.discard
+    return (
+        state.rules.jump_in
+        and len(discard) >= 2
+        and card == discard[-2]
+        and card in state.hands[seat]
+    )
+
+
+def stack_answer(state: GameState, pending: Pending, card: Card) -> bool:
+    """May ``card`` answer the pending draw (H-STACK, H-DEFLECT, H-REVDEFLECT)?"""
+    rank = CARD_RANK[card]
+    rules = state.rules
+    if rank == REVERSE and rules.reverse_deflects:
+        return CARD_COLOR[card] == state.color
+    top_rank = CARD_RANK[state.discard[-1]]
+    mode = rules.stacking
+    if mode == "mixed":
+        return rank in (DRAW2, CARD_RANK[53])
+    if mode == "progressive":
+        return rank == top_rank and rank in (DRAW2, CARD_RANK[53])
+    if mode == "deflect" and rank == DRAW2:
+        # A Draw Two of any color on a Draw Two; on a Wild Draw Four only the chosen color.
+        return top_rank != CARD_RANK[53] or CARD_COLOR[card] == state.color
+    return False
+
+
+def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
     card = command.card
     hand = state.hands[seat]
-    if pending is not None and card != pending.card:
-        raise RuleError(ILLEGAL_PLAY, "after drawing you may play only the card you drew")
+    pending = state.pending
+    jump = False
+    if pending is not None or state.turn != seat:
+        if can_jump_in(state, seat, card):
+            jump = True
+            pending = state.pending
+        else:
+            try:
+                pending = check_turn(state, seat)
+            except RuleError as error:
+                if error.code == NOT_YOUR_TURN and _missed_jump_in(state, seat, card):
+                    raise RuleError(
+                        TOO_LATE, "too late: another card reached the table first"
+                    ) from None
+                raise
     if card not in hand:
         raise RuleError(NOT_IN_HAND, f"you hold no {CARD_TEXT[card]}")
-    discard = state.discard
-    if not MATCHES[discard[-1] * 4 + state.color][card]:
-        raise RuleError(ILLEGAL_PLAY, f"{CARD_TEXT[card]} does not match {CARD_TEXT[discard[-1]]}")
+    if not jump:
+        _check_matches(state, seat, card, pending, out)
+        if out:  # H-MISPLAY: the attempt cost cards instead of being refused
+            return
     color = command.color
     rank = CARD_RANK[card]
-    effect = ""
     if rank >= WILD:
-        if color is None:
+        if state.rules.color_wheel:
+            step = 1 if state.direction == 1 else -1
+            color = COLOR_WHEEL[(COLOR_WHEEL.index(state.color) + step) % 4]
+        elif color is None:
             raise RuleError(NEED_COLOR, "choose a color for the wild")
-        custom = _CUSTOM_INDEX.get(rank)
-        if custom is not None:
-            effect = state.rules.custom_cards[custom].effect
-            if effect == "swap_hands" and len(hand) > 1:
-                _check_target(state, seat, command.target)
     else:
         color = CARD_COLOR[card]
+    effect = custom_effect_of(state, card)
+    if len(hand) > 1:
+        _check_target(state, seat, card, effect, command.target)
+    stack = pending if pending is not None and pending.kind == STACK else None
+    if jump:
+        out.append(Event(ev.JUMPED_IN, {"seat": seat, "card": CARD_TEXT[card]}))
     if state.catchable:
         begin_turn_action(state, seat)
     state.pending = None
     prev_color = state.color
     hand.remove(card)
-    discard.append(card)
+    state.discard.append(card)
     state.color = color
+    state.jumpable = True
     left = len(hand)
     called = command.uno or state.precall == seat
     state.precall = -1
@@ -104,139 +146,71 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
     out.append(Event(ev.PLAYED, public))
     if left == 1 and called:
         out.append(Event(ev.UNO_CALLED, {"seat": seat}))
-    if rank <= 9:
+    rules = state.rules
+    if rank <= 9 and not (rules.seven_zero or rules.five_exchange or rules.silent != "off"):
         state.turn = next_seat(state, seat)
     else:
-        _apply_effect(state, seat, rank, effect, prev_color, command, out)
-    left = len(state.hands[seat])
-    if left == 0 and rank != SHUFFLE:
-        end_round(state, seat, out)
+        apply_effect(state, seat, card, effect, prev_color, command, stack, out)
+    if not state.hands[seat] and went_out(state, seat, out):
         return
-    if left == 1 and not state.uno_called[seat]:
+    if jump and state.catchable:
+        # Play goes on from the jumper: open windows now close when the new waited seat acts.
+        state.catchable = dict.fromkeys(state.catchable, waited_seat(state))
+    if left == 1 and called and rules.uno_slap:
+        start_slap(state, seat, out)
+    if len(state.hands[seat]) == 1 and not state.uno_called[seat]:
         state.catchable[seat] = waited_seat(state)
         state.catch_open_ms[seat] = state.now_ms + state.rules.uno_grace_ms
     announce_turn(state, out)
 
 
-def _check_target(state: GameState, seat: int, target: int | None) -> None:
-    if target is None or not 0 <= target < state.players or target == seat:
-        raise RuleError(BAD_TARGET, "choose another player as the target")
-
-
-def _apply_effect(
-    state: GameState,
-    seat: int,
-    rank: int,
-    effect: str,
-    prev_color: Color,
-    command: Play,
-    out: list[Event],
+def _check_matches(
+    state: GameState, seat: int, card: Card, pending: Pending | None, out: list[Event]
 ) -> None:
-    went_out = not state.hands[seat]
-    if rank == SKIP:
-        skipped = next_seat(state, seat)
-        out.append(Event(ev.SKIPPED, {"seat": skipped}))
-        state.turn = next_seat(state, skipped)
-    elif rank == REVERSE:
-        state.direction = -state.direction
-        out.append(Event(ev.REVERSED, {"direction": state.direction}))
-        # E-REVERSE / E-TWO: with two players it acts as a Skip.
-        state.turn = seat if state.players == 2 else next_seat(state, seat)
-    elif rank == DRAW2:
-        victim = next_seat(state, seat)
-        draw_cards(state, victim, 2, "draw2", out)
-        state.turn = next_seat(state, victim)
-    elif rank == WILD4:
-        victim = next_seat(state, seat)
-        if went_out or state.rules.challenge == "off":  # E-LASTCARD: no challenge
-            draw_cards(state, victim, 4, "wild_draw4", out)
-            state.turn = next_seat(state, victim)
-        else:
-            state.turn = victim
-            state.pending = Pending(
-                CHALLENGE, victim, offender=seat, prev_color=prev_color, amount=4
-            )
-    elif rank == SHUFFLE:
-        _shuffle_hands(state, seat, out)
-        state.turn = next_seat(state, seat)
-    elif effect:
-        _custom_effect(state, seat, effect, command, out)
+    if pending is None:
+        ok = MATCHES[state.discard[-1] * 4 + state.color][card]
+        why = f"{CARD_TEXT[card]} does not match {CARD_TEXT[state.discard[-1]]}"
+    elif pending.kind == PLAY_DRAWN:
+        ok = card == pending.card
+        why = "after drawing you may play only the card you drew"
     else:
-        state.turn = next_seat(state, seat)
-
-
-def _shuffle_hands(state: GameState, seat: int, out: list[Event]) -> None:
-    """E-SHUFFLE: all hands collected, shuffled, dealt one at a time from the next player."""
-    pool = [c for h in state.hands for c in h]
-    shuffle(state.rng, pool)
-    hands: list[list[Card]] = [[] for _ in range(state.players)]
-    receiver = next_seat(state, seat)
-    for c in pool:
-        hands[receiver].append(c)
-        receiver = next_seat(state, receiver)
-    state.hands = hands
-    _hands_moved(state, ev.HANDS_SHUFFLED, {"seat": seat}, out)
-
-
-def _hands_moved(state: GameState, kind: str, public: dict[str, object], out: list[Event]) -> None:
-    """After hands change owners nobody has called UNO on their new hand and no catch stands."""
-    state.uno_called = [False] * state.players
-    state.catchable.clear()
-    state.catch_open_ms.clear()
-    private = {s: {"hand": [CARD_TEXT[c] for c in sorted(h)]} for s, h in enumerate(state.hands)}
-    out.append(Event(kind, {**public, "hand_counts": [len(h) for h in state.hands]}, private))
-
-
-def _custom_effect(
-    state: GameState, seat: int, effect: str, command: Play, out: list[Event]
-) -> None:
-    """E-CUSTOM. Played as the last card it still wins: draws apply, hand moves do not."""
-    went_out = not state.hands[seat]
-    out.append(Event(ev.CUSTOM_EFFECT, {"seat": seat, "effect": effect}))
-    nxt = next_seat(state, seat)
-    state.turn = nxt
-    if effect == "others_draw_1":
-        for other in range(state.players):
-            if other != seat:
-                draw_cards(state, other, 1, "custom", out)
-    elif effect == "next_draws_3":
-        draw_cards(state, nxt, 3, "custom", out)
-        state.turn = next_seat(state, nxt)
-    elif effect == "play_again":
-        state.turn = seat
-    elif effect == "discard_color":
-        hand = state.hands[seat]
-        dropped = [c for c in hand if CARD_COLOR[c] == state.color]
-        if dropped:
-            state.hands[seat] = [c for c in hand if CARD_COLOR[c] != state.color]
-            top = state.discard.pop()
-            state.discard.extend(dropped)
-            state.discard.append(top)
-            out.append(
-                Event(ev.DISCARDED, {"seat": seat, "cards": [CARD_TEXT[c] for c in dropped]})
-            )
-    elif went_out:
+        ok = stack_answer(state, pending, card)
+        why = f"{CARD_TEXT[card]} cannot answer the pending draw: draw the cards instead"
+    if ok:
         return
-    elif effect == "swap_hands" and command.target is not None:
-        hands = state.hands
-        hands[seat], hands[command.target] = hands[command.target], hands[seat]
-        _hands_moved(state, ev.HANDS_SWAPPED, {"seat": seat, "target": command.target}, out)
-    elif effect == "pass_hands":
-        hands = state.hands
-        moved: list[list[Card]] = [[] for _ in hands]
-        for s in range(state.players):
-            moved[next_seat(state, s)] = hands[s]
-        state.hands = moved
-        _hands_moved(state, ev.HANDS_PASSED, {"seat": seat}, out)
+    penalty = state.rules.misplay_penalty
+    if not penalty:
+        raise RuleError(ILLEGAL_PLAY, why)
+    out.append(Event(ev.MISPLAY, {"seat": seat, "card": CARD_TEXT[card]}))
+    draw_cards(state, seat, penalty, "misplay", out)
+
+
+def _check_target(state: GameState, seat: int, card: Card, effect: str, target: int | None) -> None:
+    rank = CARD_RANK[card]
+    needed = effect == "swap_hands" or (rank == 7 and state.rules.seven_zero)
+    optional = rank == 5 and state.rules.five_exchange
+    if not needed and not (optional and target is not None):
+        return
+    if target is None or not 0 <= target < state.players or target == seat or state.out[target]:
+        raise RuleError(BAD_TARGET, "choose another player still in the round as the target")
+    if optional and not state.hands[target]:
+        raise RuleError(BAD_TARGET, "that player has no card to exchange")
 
 
 def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") -> None:
-    """T-DRAW (and H-DRAW-UNTIL): a playable drawn card may be played, else the turn ends."""
-    if (state.pending is not None or state.turn != seat) and check_turn(state, seat) is not None:
-        raise RuleError(DECISION_PENDING, "you already drew: play that card or keep it")
+    """T-DRAW (and H-DRAW-UNTIL): a playable drawn card may be played, else the turn ends.
+    With a stack pending, drawing takes the whole stack and loses the turn."""
+    pending = state.pending
+    if pending is not None or state.turn != seat:
+        pending = check_turn(state, seat)
+        if pending is not None and pending.kind == PLAY_DRAWN:
+            raise RuleError(DECISION_PENDING, "you already drew: play that card or keep it")
     if state.catchable:
         begin_turn_action(state, seat)
     state.precall = -1
+    if pending is not None:  # a stack: take it all
+        take_stack(state, pending, out)
+        return
     mask = MATCHES[state.discard[-1] * 4 + state.color]
     drawn: list[Card] = []
     card = take_from_pile(state, out)
@@ -250,6 +224,14 @@ def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") ->
         state.pending = Pending(PLAY_DRAWN, seat, card=drawn[-1])
     else:
         state.turn = next_seat(state, seat)
+    announce_turn(state, out)
+
+
+def take_stack(state: GameState, pending: Pending, out: list[Event]) -> None:
+    seat = pending.seat
+    state.pending = None
+    draw_cards(state, seat, pending.amount, "stack", out)
+    state.turn = next_seat(state, seat)
     announce_turn(state, out)
 
 

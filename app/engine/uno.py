@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import events as ev
 from .errors import BAD_TARGET, NOT_CATCHABLE, NOTHING_TO_DO, TOO_EARLY, RuleError
 from .events import Event
+from .house import start_slap
 from .state import PLAY_DRAWN, GameState
 from .table import draw_cards
 
@@ -19,6 +20,10 @@ def call_uno(state: GameState, seat: int, out: list[Event]) -> None:
         state.uno_called[seat] = True
         state.catchable.pop(seat, None)
         state.catch_open_ms.pop(seat, None)
+        out.append(Event(ev.UNO_CALLED, {"seat": seat}))
+        if state.rules.uno_slap and state.slap is None:
+            start_slap(state, seat, out)
+        return
     elif len(hand) == 2 and _on_turn(state, seat):
         if state.precall == seat:
             raise RuleError(NOTHING_TO_DO, "you already called UNO")

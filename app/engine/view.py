@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARD_TEXT, COLOR_LETTERS, COLORS, IS_WILD, NO_COLOR, Card
+from .cards import CARD_RANK, CARD_TEXT, COLOR_LETTERS, COLORS, IS_WILD, NO_COLOR, Card
 from .commands import (
     Accept,
     CallUno,
@@ -13,35 +13,49 @@ from .commands import (
     ChooseColor,
     Command,
     Draw,
+    Give,
     Keep,
     NextRound,
     Play,
+    Slap,
 )
-from .rules import CUSTOM_EFFECTS
-from .state import CHALLENGE, CHOOSE_COLOR, PLAY_DRAWN, PLAYING, GameState
-from .table import MATCHES, hand_texts
-
-assert "swap_hands" in CUSTOM_EFFECTS
+from .effects import custom_effect_of
+from .house import exchange_waiting
+from .state import CHALLENGE, CHOOSE_COLOR, EXCHANGE, PLAY_DRAWN, PLAYING, STACK, GameState
+from .table import MATCHES, active_seats, hand_texts
+from .turns import can_jump_in, stack_answer
 
 
 def waiting_on(state: GameState) -> list[int]:
     """The seats the table waits for (empty between rounds)."""
     if state.phase != PLAYING:
         return []
+    if state.slap is not None:
+        return list(state.slap.seats)
     pending = state.pending
-    return [pending.seat if pending is not None else state.turn]
+    if pending is None:
+        return [state.turn]
+    if pending.kind == EXCHANGE:
+        return exchange_waiting(pending)
+    return [pending.seat]
 
 
 def pending_view(state: GameState, viewer: int | None) -> dict[str, Any] | None:
+    slap = state.slap
+    if slap is not None:
+        return {"kind": "slap", "seat": slap.seat, "waiting": list(slap.seats)}
     pending = state.pending
     if pending is None:
         return None
     out: dict[str, Any] = {"kind": pending.kind, "seat": pending.seat}
-    if pending.kind == CHALLENGE:
+    if pending.kind in (CHALLENGE, STACK):
         out["amount"] = pending.amount
         out["offender"] = pending.offender
     elif pending.kind == PLAY_DRAWN and viewer == pending.seat:
         out["card"] = CARD_TEXT[pending.card]  # the drawn card is the drawer's secret
+    elif pending.kind == EXCHANGE:
+        out["target"] = pending.target
+        out["waiting"] = exchange_waiting(pending)
     return out
 
 
@@ -57,6 +71,9 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
     you = None
     if viewer is not None:
         you = {"seat": viewer, "hand": hand_texts(state.hands[viewer])}
+    silence = None
+    if state.silence_since >= 0:
+        silence = {"by": state.silence_by if state.silence_by >= 0 else None}
     return {
         "phase": state.phase,
         "round": state.round_no,
@@ -68,7 +85,7 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
                 "uno": state.uno_called[s],
                 "score": state.scores[s],
                 "round_wins": state.round_wins[s],
-                "out": False,
+                "out": state.out[s],
             }
             for s in range(state.players)
         ],
@@ -80,7 +97,11 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
         "draw_pile": len(state.draw_pile),
         "discard_pile": len(state.discard),
         "pending": pending_view(state, viewer),
+        "waiting": waiting_on(state),
         "catchable": catchable_seats(state),
+        "places": list(state.places),
+        "silence": silence,
+        "jump_in": state.rules.jump_in and state.jumpable,
         "deadline_ms": state.deadline_ms,
         "last_round": finished,
         "result": state.match_result,
@@ -88,33 +109,45 @@ def view(state: GameState, viewer: int | None) -> dict[str, Any]:
 
 
 def playable_cards(state: GameState, seat: int) -> list[Card]:
+    """The cards ``seat`` may play now, one per kind: on its turn, as an answer to a pending
+    draw, or as a jump-in."""
+    if state.phase != PLAYING or state.slap is not None:
+        return []
     pending = state.pending
-    if state.phase != PLAYING:
-        return []
-    if pending is not None:
-        if pending.kind == PLAY_DRAWN and pending.seat == seat:
-            return [pending.card]
-        return []
-    if state.turn != seat:
-        return []
-    mask = MATCHES[state.discard[-1] * 4 + state.color]
-    return [c for c in set(state.hands[seat]) if mask[c]]
+    hand = state.hands[seat]
+    if pending is None and state.turn == seat:
+        mask = MATCHES[state.discard[-1] * 4 + state.color]
+        return [c for c in set(hand) if mask[c]]
+    cards: set[Card] = set()
+    if pending is not None and pending.seat == seat:
+        if pending.kind == PLAY_DRAWN:
+            cards.add(pending.card)
+        elif pending.kind == STACK:
+            cards.update(c for c in hand if stack_answer(state, pending, c))
+    top = state.discard[-1]
+    if top in hand and can_jump_in(state, seat, top):
+        cards.add(top)
+    return sorted(cards)
 
 
-def _plays(state: GameState, seat: int, only: int | None) -> list[Command]:
-    mask = MATCHES[state.discard[-1] * 4 + state.color]
+def _plays(state: GameState, seat: int) -> list[Command]:
+    rules = state.rules
+    others = [t for t in active_seats(state) if t != seat]
     out: list[Command] = []
-    for card in sorted(set(state.hands[seat])):
-        if not mask[card] or (only is not None and card != only):
-            continue
-        if not IS_WILD[card]:
-            out.append(Play(card))
-            continue
-        effect = state.rules.custom_cards[card - 55].effect if 55 <= card <= 57 else ""
+    for card in playable_cards(state, seat):
+        last = len(state.hands[seat]) == 1
+        rank = CARD_RANK[card]
         targets: list[int | None] = [None]
-        if effect == "swap_hands" and len(state.hands[seat]) > 1:
-            targets = [t for t in range(state.players) if t != seat]
-        out.extend(Play(card, color, target) for color in COLORS for target in targets)
+        if not last and (
+            custom_effect_of(state, card) == "swap_hands" or (rank == 7 and rules.seven_zero)
+        ):
+            targets = list(others)
+        elif not last and rank == 5 and rules.five_exchange:
+            targets = [None, *(t for t in others if state.hands[t])]
+        colors: tuple[int | None, ...] = (None,)
+        if IS_WILD[card] and not rules.color_wheel:
+            colors = COLORS
+        out.extend(Play(card, color, target) for color in colors for target in targets)
     return out
 
 
@@ -123,24 +156,38 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
     if state.phase != PLAYING:
         return [NextRound()] if state.match_result is None else []
     out: list[Command] = []
-    pending = state.pending
-    if pending is None and state.turn == seat:
-        out.extend(_plays(state, seat, None))
-        out.append(Draw())
-    elif pending is not None and pending.seat == seat:
-        if pending.kind == PLAY_DRAWN:
-            out.extend(_plays(state, seat, pending.card))
-            if not state.rules.must_play_drawn:
+    if state.slap is not None:
+        if seat in state.slap.seats:
+            out.append(Slap())
+    else:
+        out.extend(_plays(state, seat))
+        pending = state.pending
+        if pending is None and state.turn == seat:
+            out.append(Draw())
+        elif pending is not None and pending.kind == EXCHANGE:
+            if seat in exchange_waiting(pending):
+                out.extend(Give(c) for c in sorted(set(state.hands[seat])))
+        elif pending is not None and pending.seat == seat:
+            if pending.kind == PLAY_DRAWN and not state.rules.must_play_drawn:
                 out.append(Keep())
-        elif pending.kind == CHALLENGE:
-            out += [Challenge(), Accept()]
-        elif pending.kind == CHOOSE_COLOR:
-            out.extend(ChooseColor(c) for c in COLORS)
+            elif pending.kind in (CHALLENGE, STACK):
+                out += [Challenge(), Accept()] if pending.offender >= 0 else [Accept()]
+            elif pending.kind == CHOOSE_COLOR:
+                out.extend(ChooseColor(c) for c in COLORS)
     hand = len(state.hands[seat])
-    on_turn = waiting_on(state) == [seat] and (pending is None or pending.kind == PLAY_DRAWN)
+    pending = state.pending
+    on_turn = state.slap is None and (
+        (pending is None and state.turn == seat)
+        or (pending is not None and pending.kind == PLAY_DRAWN and pending.seat == seat)
+    )
     if (hand == 1 and not state.uno_called[seat]) or (
         hand == 2 and on_turn and state.precall != seat
     ):
         out.append(CallUno())
-    out.extend(Catch(t) for t in catchable_seats(state) if t != seat)
+    now = state.now_ms
+    out.extend(
+        Catch(t)
+        for t in catchable_seats(state)
+        if t != seat and state.catch_open_ms.get(t, 0) <= now  # O-WINDOW grace
+    )
     return out

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from app.engine import EngineError, Game, rules_from_dict
-from app.engine.cards import CARD_TEXT, build_deck
+from app.engine.cards import CARD_RANK, CARD_TEXT, build_deck
 from app.engine.commands import Command, NextRound, Play, Timeout
 from app.engine.events import Event
 from app.engine.rules import CUSTOM_EFFECTS, RuleSet
@@ -16,11 +16,13 @@ from app.engine.rules import CUSTOM_EFFECTS, RuleSet
 # Public fields that may name cards: what is on the table or a finished round's hands.
 PUBLIC_CARD_FIELDS = {
     "played": {"card"},
+    "jumped_in": {"card"},
+    "misplay": {"card"},
     "first_card": {"card", "returned"},
     "round_over": {"hands"},
     "discarded": {"cards"},
 }
-CARD_WORDS = {"hand", "hands", "cards", "card", "returned"}
+CARD_WORDS = {"hand", "hands", "cards", "card", "returned", "gave", "received"}
 
 
 def check_conservation(game: Game) -> None:
@@ -40,8 +42,11 @@ def check_waiting(game: Game) -> None:
     """Exactly one seat is waited on while playing, and it has a legal command (no deadlock)."""
     waited = game.waiting_on()
     if game.phase == "playing":
-        assert len(waited) == 1, waited
-        assert game.legal_commands(waited[0]), f"deadlock: nothing for seat {waited[0]}"
+        pending = game.view(None)["pending"]
+        several = pending is not None and pending["kind"] in ("slap", "exchange")
+        assert len(waited) == 1 or (several and waited), waited
+        for seat in waited:
+            assert game.legal_commands(seat), f"deadlock: nothing for seat {seat}"
     else:
         assert waited == []
 
@@ -82,32 +87,54 @@ def check_all(game: Game, events: list[Event], rng: random.Random) -> None:
         check_view(game, seat)
 
 
+HOUSE_TOGGLES: dict[str, list[Any]] = {
+    "jump_in": [True],
+    "seven_zero": [True],
+    "stacking": ["progressive", "mixed", "deflect"],
+    "reverse_deflects": [True],
+    "five_exchange": [True],
+    "silent": ["twos", "wilds"],
+    "color_wheel": [True],
+    "blank_plus10": [True],
+    "play_to_last": [True],
+    "shrinking_hands": [True],
+    "misplay_penalty": [1, 2],
+    "uno_slap": [True],
+    "draw_until_playable": [True],
+    "must_play_drawn": [True],
+    "lone_zero_50": [True],
+}
+
+
 def random_rules(rng: random.Random, players: int) -> RuleSet:
+    """Official modes at random, then house toggles: none, some, or all of them at once."""
     scoring = rng.choice(["winner_takes", "lowest_wins", "lazy"])
     target = {
         "winner_takes": rng.choice([100, 200, 500]),
         "lowest_wins": rng.choice([50, 100, 200]),
     }
-    return rules_from_dict(
-        {
-            "deck": rng.choice(["modern", "classic", "classic_blank"]),
-            "first_card": rng.choice(["official", "number_only"]),
-            "challenge": rng.choice(["official", "return", "off"]),
-            "scoring": scoring,
-            "target": target.get(scoring, rng.randint(1, 3)),
-            "hand_size": rng.choice([5, 7, 10]) if players <= 8 else 7,
-            "draw_until_playable": rng.random() < 0.2,
-            "must_play_drawn": rng.random() < 0.2,
-            "lone_zero_50": rng.random() < 0.3,
-            "uno_penalty": rng.choice([2, 4]),
-            "false_catch_penalty": rng.choice([0, 0, 2]),
-            "turn_seconds": rng.choice([0, 30]),
-            "custom_cards": [{"effect": rng.choice(_EFFECTS), "label": "custom"} for _ in range(3)],
-        }
-    )
-
-
-_EFFECTS = list(CUSTOM_EFFECTS)
+    rules: dict[str, Any] = {
+        "deck": rng.choice(["modern", "classic", "classic_blank"]),
+        "first_card": rng.choice(["official", "number_only"]),
+        "challenge": rng.choice(["official", "return", "off"]),
+        "scoring": scoring,
+        "target": target.get(scoring, rng.randint(1, 3)),
+        "hand_size": rng.choice([5, 7, 10]) if players <= 8 else 7,
+        "uno_penalty": rng.choice([2, 4]),
+        "false_catch_penalty": rng.choice([0, 0, 2]),
+        "turn_seconds": rng.choice([0, 30]),
+        "uno_grace_ms": rng.choice([0, 0, 500]),
+        "custom_cards": [
+            {"effect": rng.choice(CUSTOM_EFFECTS), "label": "custom"} for _ in range(3)
+        ],
+    }
+    mix = rng.random()
+    for key, values in HOUSE_TOGGLES.items():
+        if mix > 0.8 or (mix > 0.3 and rng.random() < 0.4):  # all at once, or some
+            rules[key] = rng.choice(values)
+    if rules.get("blank_plus10"):
+        rules["deck"] = "classic_blank"
+    return rules_from_dict(rules)
 
 
 def try_apply(game: Game, seat: int, command: Command, now_ms: int) -> list[Event] | None:
@@ -145,12 +172,54 @@ def random_step(game: Game, rng: random.Random, now_ms: int) -> tuple[list[Event
     seat = game.waiting_on()[0]
     options = game.legal_commands(seat)
     plays: list[Command] = [c for c in options if isinstance(c, Play)]
+    wise = [c for c in plays if not _trades_down(game, seat, c)]
     if plays and rng.random() < 0.9:  # a table that mostly plays, so rounds end
-        options = plays
+        options = wise or plays
     command = rng.choice(options)
-    if isinstance(command, Play) and len(game.state.hands[seat]) == 2 and rng.random() < 0.8:
-        command = dataclasses.replace(command, uno=True)  # most players remember to call
+    if isinstance(command, Play):
+        command = _sensible(game, seat, command, rng)
     return game.apply(seat, command, now_ms), now_ms + 1000
+
+
+def _trades_down(game: Game, seat: int, command: Command) -> bool:
+    """Would this H-SEVENO play hand us a bigger hand than ours?"""
+    if not isinstance(command, Play) or not game.state.rules.seven_zero:
+        return False
+    state = game.state
+    rank = CARD_RANK[command.card]
+    mine = len(state.hands[seat]) - 1
+    if rank == 7:
+        return all(
+            len(h) > mine for s, h in enumerate(state.hands) if s != seat and not state.out[s]
+        )
+    if rank == 0:
+        before = state.direction * -1
+        giver = (seat + before) % state.players
+        while state.out[giver]:
+            giver = (giver + before) % state.players
+        return len(state.hands[giver]) > mine
+    return False
+
+
+def _sensible(game: Game, seat: int, command: Play, rng: random.Random) -> Play:
+    """Random, but not self-defeating: most players remember UNO, and nobody trades their hand
+    for a bigger one (otherwise random tables with hand swaps may never end)."""
+    hands = game.state.hands
+    if command.target is not None:
+        five = CARD_RANK[command.card] == 5
+        fewest = min(
+            (
+                s
+                for s in range(len(hands))
+                if s != seat and not game.state.out[s] and (hands[s] or not five)
+            ),
+            key=lambda s: len(hands[s]),
+        )
+        if len(hands[fewest]) < len(hands[seat]) or five:
+            command = dataclasses.replace(command, target=fewest)
+    if len(hands[seat]) == 2 and rng.random() < 0.8:
+        command = dataclasses.replace(command, uno=True)
+    return command
 
 
 def _next_round() -> Command:

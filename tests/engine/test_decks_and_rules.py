@@ -79,10 +79,29 @@ def test_bad_rule_value_is_an_error_naming_the_rule(key: str, value: object, say
     assert key in info.value.message or "custom card" in info.value.message
 
 
-def test_house_rules_are_refused_as_not_implemented_yet() -> None:
-    with pytest.raises(InvalidRules, match="not implemented yet") as info:
-        preset("house")
-    assert info.value.code == "not_implemented"
+def test_presets_house_seeded_party_are_named_rulesets() -> None:
+    house = preset("house")
+    assert house.jump_in and house.stacking == "progressive" and house.seven_zero
+    seeded = preset("seeded")
+    assert seeded.first_card == "number_only" and seeded.challenge == "return"
+    assert seeded.stacking == "deflect" and seeded.jump_in and seeded.uno_penalty == 2
+    assert (
+        seeded.scoring == "winner_takes"
+        and preset("seeded", {"scoring": "lowest_wins"}).target == 200
+    )
+    party = preset("party")
+    assert party.jump_in and party.stacking == "progressive" and party.seven_zero
+    assert party.uno_slap and party.silent == "twos" and party.five_exchange
+
+
+def test_a_room_may_change_single_toggles_of_a_preset() -> None:
+    rules = preset("house", {"stacking": "mixed", "uno_penalty": 4})
+    assert rules.jump_in and rules.stacking == "mixed" and rules.uno_penalty == 4
+
+
+def test_blank_plus10_needs_the_blank_deck() -> None:
+    with pytest.raises(InvalidRules, match="classic_blank"):
+        preset("official", {"blank_plus10": True})
 
 
 def test_e_custom_host_assigns_effects_and_labels_from_the_menu() -> None:
