@@ -18,6 +18,30 @@ function closestPreset(values) {
   return best;
 }
 
+const EFFECTS = ["others_draw_1", "swap_hands", "play_again", "pass_hands", "discard_color", "next_draws_3"];
+const DEFAULT_CUSTOM = [
+  { effect: "others_draw_1", label: "Everyone else draws 1" },
+  { effect: "play_again", label: "Play again" },
+  { effect: "next_draws_3", label: "Next player draws 3" },
+];
+
+/** E-CUSTOM: the host gives each Wild Customizable an effect from the menu and a label. */
+function customCardFields(id, initial) {
+  const cards = (initial && initial.length === 3 ? initial : DEFAULT_CUSTOM).map((card, i) => {
+    const effect = h("select", { id: `${id}-wc${i}-effect`, "aria-label": `${t("card.WC" + (i + 1))}: ${t("rules.custom_effect")}` },
+      EFFECTS.map((e) => h("option", { value: e, selected: e === card.effect }, t(`effect.${e}`))));
+    const label = h("input", { type: "text", id: `${id}-wc${i}-label`, maxlength: 40, value: card.label,
+      "aria-label": `${t("card.WC" + (i + 1))}: ${t("rules.custom_label")}` });
+    return { effect, label, row: h("div.custom-card", {}, h("span.custom-name", {}, t(`card.WC${i + 1}`)), effect, label) };
+  });
+  const element = h("div.rule-row.custom", {},
+    h("span.rule-title", {}, t("rules.custom_cards")),
+    h("p.hint", {}, t("rules.custom_about")),
+    cards.map((c) => c.row));
+  const read = () => cards.map((c) => ({ effect: c.effect.value, label: c.label.value.trim() || c.effect.value }));
+  return { element, read };
+}
+
 /** Fields for a preset and every toggle; read() gives {preset, rules} with only the changes. */
 export function rulesFields({ initial = null } = {}) {
   const id = `rules${++formCount}`;
@@ -58,9 +82,10 @@ export function rulesFields({ initial = null } = {}) {
     inputs.target.value = String({ winner_takes: 500, lowest_wins: 200, lazy: 5 }[inputs.scoring.value]);
   });
 
+  const custom = customCardFields(id, initial?.custom_cards);
   const element = h("div.rules-fields", {},
     h("div.field", {}, h("label", { for: `${id}-preset` }, t("create.preset")), presetSelect, presetAbout),
-    h("div.rule-list", {}, rows));
+    h("div.rule-list", {}, rows, custom.element));
   fill(initial ? { ...presetValues(preset), ...initial } : presetValues(preset));
 
   function read() {
@@ -71,6 +96,8 @@ export function rulesFields({ initial = null } = {}) {
       const value = rule.type === "bool" ? input.checked : rule.type === "int" ? Number(input.value) : input.value;
       if (value !== base[rule.key]) rules[rule.key] = value;
     }
+    const cards = custom.read();
+    if (JSON.stringify(cards) !== JSON.stringify(DEFAULT_CUSTOM)) rules.custom_cards = cards;
     return { preset: presetSelect.value, rules };
   }
   return { element, read };

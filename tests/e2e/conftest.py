@@ -24,7 +24,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -110,6 +117,10 @@ def server() -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
+
+
+# A busy CI machine runs the server, the browser and other tests at once: be patient.
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(scope="package")

@@ -106,3 +106,18 @@ def test_names_are_shown_as_text_never_as_markup(new_page: PageFactory, server: 
     expect(page.locator(".log-list")).to_contain_text("Ann (you): <b>hi</b>")
     expect(page.locator(".log-list b")).to_have_count(0)
     assert page.evaluate("window.pwned") is None
+
+
+def test_custom_wild_cards_get_an_effect_and_a_name(new_page: PageFactory, server: Server) -> None:
+    page = new_page()
+    page.goto(f"{server.url}/#/")
+    page.get_by_label("Your name").fill("Ivan")
+    page.get_by_text("Adjust single rules").click()
+    page.get_by_label("Wild Customizable 1: effect").select_option("swap_hands")
+    page.get_by_label("Wild Customizable 1: name").fill("Trade places")
+    page.get_by_role("button", name="Create room").click()
+    expect(page).to_have_url(re.compile(r"#/room/[A-Z0-9]+$"))
+    page.get_by_text("Rules", exact=True).click()
+    rules = page.locator(".rules-form")
+    expect(rules.get_by_label("Wild Customizable 1: effect")).to_have_value("swap_hands")
+    expect(rules.get_by_label("Wild Customizable 1: name")).to_have_value("Trade places")

@@ -311,4 +311,8 @@ export const en = {
   "replay.status.running": "Still being played.",
   "replay.status.finished": "Finished.",
   "replay.status.abandoned": "Abandoned before the end.",
+  "rules.custom_cards": "Wild Customizable cards",
+  "rules.custom_about": "Give each of the 3 Customizable wilds an effect and a name (modern deck).",
+  "rules.custom_effect": "effect",
+  "rules.custom_label": "name",
 };

@@ -311,4 +311,8 @@ export const ko = {
   "replay.status.running": "아직 진행 중입니다.",
   "replay.status.finished": "끝났습니다.",
   "replay.status.abandoned": "끝나기 전에 중단되었습니다.",
+  "rules.custom_cards": "커스텀 와일드 카드",
+  "rules.custom_about": "커스텀 와일드 3장에 각각 효과와 이름을 정하세요 (모던 덱).",
+  "rules.custom_effect": "효과",
+  "rules.custom_label": "이름",
 };

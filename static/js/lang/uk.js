@@ -313,4 +313,8 @@ export const uk = {
   "replay.status.running": "Ще триває.",
   "replay.status.finished": "Завершено.",
   "replay.status.abandoned": "Покинуто до завершення.",
+  "rules.custom_cards": "Свої дикі карти",
+  "rules.custom_about": "Призначте кожній із 3 своїх диких карт дію і назву (сучасна колода).",
+  "rules.custom_effect": "дія",
+  "rules.custom_label": "назва",
 };
