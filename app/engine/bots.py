@@ -81,16 +81,15 @@ def _best_play(state: GameState, seat: int, plays: list[Play], rng: random.Rando
 
     card = max(cards, key=score)
     uno = len(hand) == 2
-    if not IS_WILD[card]:
-        return Play(card, uno=uno)
-    color = best_color(hand, card, rng)
-    options = [p for p in plays if p.card == card and p.color == color]
-    if options and options[0].target is not None:  # swap hands: with the smallest hand
+    options = [p for p in plays if p.card == card]
+    color = best_color(hand, card, rng) if IS_WILD[card] else None
+    options = [p for p in options if p.color in (color, None)] or options
+    target = None
+    if all(p.target is not None for p in options):  # swap hands or a 7: the smallest hand
         target = min(
             (p.target for p in options if p.target is not None), key=lambda t: len(state.hands[t])
         )
-        return Play(card, color, target, uno)
-    return Play(card, color, None, uno)
+    return Play(card, options[0].color if color is None else color, target, uno)
 
 
 def challenge_pays(state: GameState, seat: int) -> bool:
