@@ -73,7 +73,8 @@ export function mountLobby(root) {
     h("div.field", {}, h("label", { for: "create-max" }, t("create.max_players")), maxPlayers),
     h("div.field", {}, h("label", { for: "create-league" }, t("create.league")), league)),
   h("div.field.check", {}, h("label", { for: "create-public" }, isPublic, " ", t("create.public"))),
-  h("details.more-rules", {}, h("summary", {}, t("create.more_rules")), rules.element),
+  rules.presetField,
+  h("details.more-rules", {}, h("summary", {}, t("create.more_rules")), rules.toggles),
   createError,
   h("button.primary.big", { type: "submit" }, t("create.submit")));
 
@@ -134,9 +135,7 @@ export function mountLobby(root) {
 
   root.replaceChildren(h("div.home", {},
     h("section.hero", {}, h("h1", {}, t("app.title")), h("p", {}, t("app.tagline"))),
-    h("div.home-grid", {},
-      h("div.home-col", {}, profileForm, joinForm, roomsPanel),
-      h("div.home-col", {}, createForm))));
+    h("div.home-grid.lobby-grid", {}, profileForm, createForm, joinForm, roomsPanel)));
   loadRooms();
   const timer = setInterval(loadRooms, 10000);
   return () => clearInterval(timer);

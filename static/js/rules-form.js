@@ -83,9 +83,9 @@ export function rulesFields({ initial = null } = {}) {
   });
 
   const custom = customCardFields(id, initial?.custom_cards);
-  const element = h("div.rules-fields", {},
-    h("div.field", {}, h("label", { for: `${id}-preset` }, t("create.preset")), presetSelect, presetAbout),
-    h("div.rule-list", {}, rows, custom.element));
+  const presetField = h("div.field", {}, h("label", { for: `${id}-preset` }, t("create.preset")), presetSelect, presetAbout);
+  const toggles = h("div.rule-list", {}, rows, custom.element);
+  const element = h("div.rules-fields", {}, presetField, toggles);
   fill(initial ? { ...presetValues(preset), ...initial } : presetValues(preset));
 
   function read() {
@@ -100,7 +100,7 @@ export function rulesFields({ initial = null } = {}) {
     if (JSON.stringify(cards) !== JSON.stringify(DEFAULT_CUSTOM)) rules.custom_cards = cards;
     return { preset: presetSelect.value, rules };
   }
-  return { element, read };
+  return { element, presetField, toggles, read };
 }
 
 /** A whole form for the host in the lobby. */
