@@ -109,22 +109,24 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
                 raise
     if card not in hand:
         raise RuleError(NOT_IN_HAND, f"you hold no {CARD_TEXT[card]}")
-    if not jump:
+    if not jump and (pending is not None or not MATCHES[state.discard[-1] * 4 + state.color][card]):
         _check_matches(state, seat, card, pending, out)
         if out:  # H-MISPLAY: the attempt cost cards instead of being refused
             return
+    rules = state.rules
     color = command.color
     rank = CARD_RANK[card]
+    effect = ""
     if rank >= WILD:
-        if state.rules.color_wheel:
+        if rules.color_wheel:
             step = 1 if state.direction == 1 else -1
             color = COLOR_WHEEL[(COLOR_WHEEL.index(state.color) + step) % 4]
         elif color is None:
             raise RuleError(NEED_COLOR, "choose a color for the wild")
+        effect = custom_effect_of(state, card)
     else:
         color = CARD_COLOR[card]
-    effect = custom_effect_of(state, card)
-    if len(hand) > 1:
+    if (effect or rules.seven_zero or rules.five_exchange) and len(hand) > 1:
         _check_target(state, seat, card, effect, command.target)
     stack = pending if pending is not None and pending.kind == STACK else None
     if jump:
@@ -146,7 +148,6 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
     out.append(Event(ev.PLAYED, public))
     if left == 1 and called:
         out.append(Event(ev.UNO_CALLED, {"seat": seat}))
-    rules = state.rules
     if rank <= 9 and not (rules.seven_zero or rules.five_exchange or rules.silent != "off"):
         state.turn = next_seat(state, seat)
     else:
