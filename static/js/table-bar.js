@@ -21,7 +21,9 @@ export function tableBar(code, mode, status, closedCode) {
       ? h("span.bar-actions", {},
           h("a.button.primary", { href: `#/room/${code}`, onclick: () => location.reload() }, t("join.submit")),
           h("a.button.secondary", { href: `#/watch/${code}` }, t("join.watch")))
-      : null,
+      : closed && [4404, 4410].includes(closedCode)
+        ? h("a.button.primary", { href: "#/" }, t("nav.home"))
+        : null,
     tvLink,
   ];
 }

@@ -96,3 +96,5 @@ def test_an_unknown_room_says_so(new_page: PageFactory, server: Server) -> None:
     page = new_page()
     page.goto(f"{server.url}/#/watch/ZZZZ")
     expect(page.get_by_test_id("connection")).to_have_text("There is no room with the code ZZZZ.")
+    page.locator(".table-bar").get_by_role("link", name="Play").click()
+    expect(page.get_by_role("heading", name="Create a room")).to_be_visible()
