@@ -100,7 +100,7 @@ class BotTable:
         return self.rng.choice(options)
 
 
-@pytest.mark.parametrize("seed", [11, 12, 13])
+@pytest.mark.parametrize("seed", [12, 13])
 async def test_random_bot_matches_replay_exactly_as_recorded(
     seed: int, rooms: SqlRoomStore, history: HistoryStore
 ) -> None:
