@@ -89,8 +89,11 @@ class Seat:
             self.room.from_state(state)
         elif kind == "event":
             self.on_event(frame["event"])
-        elif kind == "error":
+        elif kind == "error":  # the table moved on without this client noticing: resync
             self.room.desync = True
+            self.room.errors.append(frame.get("message", ""))
+            self.room.target = None
+            self.room.done.set()
 
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event["kind"]
@@ -123,6 +126,7 @@ class BenchRoom:
         self.pending: dict[str, Any] | None = None
         self.drawn = ""
         self.desync = False
+        self.errors: list[str] = []
         self.target: int | None = None
         self.sent_at = 0.0
         self.got: set[int] = set()
