@@ -221,3 +221,24 @@ async def test_chat_reaches_everyone_in_the_lobby_and_at_the_table(
     await ann.ok("chat", text="good luck")
     assert (await bob.event("chat", seat=0))["text"] == "good luck"
     await table.close()
+
+
+async def test_h_jumpin_race_the_first_play_applies_the_other_is_too_late(
+    live_server: ServerProcess,
+) -> None:
+    hands = [["R7", "R1", "B2"], ["R2", "G7", "B4"], ["Y3", "G4", "Y4"], ["Y5", "R7", "Y6"]]
+    table = await make_table(live_server, ["Ann", "Bob", "Cy", "Di"], seed=6,
+                             rules={"turn_seconds": 0, "jump_in": True}, deal=deal(hands))
+    ann, bob, _cy, di = table.players
+    await ann.ok("start")
+    await ann.ok("play", card="R7")
+    await di.event("played", seat=0)
+    seen = di.last_seq
+    # Bob plays on his turn while Di jumps in with the twin R7, both on the same seq.
+    answers = await asyncio.gather(bob.cmd("play", card="R2", seq=seen),
+                                   di.cmd("play", card="R7", seq=seen))
+    assert sorted(a["type"] for a in answers) == ["ack", "error"]
+    assert next(a for a in answers if a["type"] == "error")["code"] == "too_late"
+    state = await ann.state()
+    assert (state["top"], state["turn"]) in (("R2", 2), ("R7", 0))
+    await table.close()
