@@ -25,7 +25,8 @@ export class TableModel {
     const state = frame.state;
     this.state = state;
     this.seq = typeof frame.seq === "number" ? frame.seq : (state.seq ?? this.seq);
-    this.catchClosers = {};
+    // A catch window closes when the seat the table waits for acts (O-WINDOW).
+    this.catchClosers = Object.fromEntries((state.catchable || []).map((seat) => [seat, this.waitingOn]));
     this.justPlayedOne = null;
     if (state.phase !== "playing") this.reveal = null;
     this.slap = state.pending?.kind === "slap"

@@ -98,3 +98,25 @@ def test_an_unknown_room_says_so(new_page: PageFactory, server: Server) -> None:
     expect(page.get_by_test_id("connection")).to_have_text("There is no room with the code ZZZZ.")
     page.locator(".table-bar").get_by_role("link", name="Play").click()
     expect(page.get_by_role("heading", name="Create a room")).to_be_visible()
+
+
+def test_a_catch_window_survives_a_reload_and_closes_when_play_goes_on(
+    new_page: PageFactory, server: Server
+) -> None:
+    deal = {"dealer": 1, "hands": [["R1", "R2"], ["G5", "G6", "G7"]], "discard": "R9",
+            "draw_pile": ["B3"]}
+    room = server.post("/api/rooms", {"name": "Ann", "deal": deal, "rules": {"turn_seconds": 0}})
+    guest = server.post(f"/api/rooms/{room['code']}/join", {"name": "Bea"})
+    ann = new_page(seat=(room["code"], room["token"], 0))
+    bea = new_page(seat=(room["code"], guest["token"], 1))
+    open_table(ann, server, room["code"])
+    open_table(bea, server, room["code"])
+    ann.get_by_role("button", name="Start the game").click()
+    ann.locator('ul.hand button[data-card="R1"]').click()  # no UNO
+    catch = bea.get_by_role("button", name="Catch Ann: they did not say UNO")
+    expect(catch).to_be_visible()
+    bea.reload()
+    expect(catch).to_be_visible()
+    bea.get_by_role("button", name="Draw", exact=True).click()  # Bea acts: the window closes
+    expect(bea.locator("ul.hand button.card")).to_have_count(4)
+    expect(bea.locator("button.catch")).to_have_count(0)
