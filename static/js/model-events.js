@@ -162,6 +162,7 @@ export const HANDLERS = {
   },
   slap_started(m, s, e) {
     m.slap = { seat: e.seat, waiting: [...e.waiting] };
+    m.startTimer((s.rules?.slap_seconds ?? 3) * 1000);
   },
   slapped(m, s, e) {
     if (m.slap) m.slap.waiting = m.slap.waiting.filter((seat) => seat !== e.seat);

@@ -110,7 +110,7 @@ export function promptArea(model, ui, actions) {
   if (model.slap) {
     parts.push(model.mustSlap
       ? h("div.prompt.slap", { role: "alertdialog", "aria-label": t("table.slap_now") },
-          h("p.prompt-title", {}, t("table.slap_now")),
+          h("div.prompt-head", {}, timerRing(), h("p.prompt-title", {}, t("table.slap_now"))),
           h("button.slap-button", { key: "slap", onclick: () => actions.slap() }, t("table.slap")))
       : h("p.prompt.info", { role: "status" }, t("table.slap_wait")));
   }
