@@ -190,7 +190,8 @@ class BenchRoom:
             await asyncio.sleep(interval / len(self.seats))
             if self.desync:
                 self.desync = False
-                await self.seats[0].ws.send('{"type":"sync"}')
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await self.seats[0].ws.send('{"type":"sync"}')
                 continue
             move = self.next_move()
             if move is None:
@@ -200,7 +201,10 @@ class BenchRoom:
             self.done.clear()
             self.target = actor.last_seq + 1
             self.sent_at = time.perf_counter()
-            await actor.ws.send(json.dumps(message))
+            try:
+                await actor.ws.send(json.dumps(message))
+            except websockets.ConnectionClosed:
+                return  # counted as a lost socket in the figures
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(5):
                     await self.done.wait()
@@ -241,7 +245,8 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
             room = seat.room
             url = (f"{ws_base}/{room.code}" if bare
                    else f"{ws_base}/ws/rooms/{room.code}?token={room.tokens[seat.seat]}")
-            seat.ws = await websockets.connect(url, open_timeout=30, max_size=2**20)
+            seat.ws = await websockets.connect(url, open_timeout=60, max_size=2**20,
+                                               ping_interval=None)
         batch = [s for t in tables[start:start + 25] for s in t.seats]
         await asyncio.gather(*(connect(s) for s in batch))
         readers += [asyncio.create_task(read_forever(s)) for s in batch]
@@ -260,7 +265,8 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
     sockets = sum(1 for t in tables for s in t.seats if s.ws.state.name == "OPEN")
     for table in tables:
         for seat in table.seats:
-            await seat.ws.close()
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await seat.ws.close()
     for task in readers:
         task.cancel()
     ordered = sorted(results)
