@@ -78,12 +78,13 @@ def timeout(state: GameState, out: list[Event]) -> None:
     if state.now_ms < state.deadline_ms:
         raise RuleError(TOO_EARLY, "the timer has not run out yet")
     if state.slap is not None:
-        out.append(Event(ev.TIMED_OUT, {"seat": state.slap.seat, "kind": "slap"}))
+        out.append(Event(ev.TIMED_OUT, {"seat": state.slap.seat, "waited": "slap"}))
         slap_timeout(state, out)
         return
     pending = state.pending
     seat = pending.seat if pending is not None else state.turn
-    out.append(Event(ev.TIMED_OUT, {"seat": seat, "kind": pending.kind if pending else "turn"}))
+    waited = pending.kind if pending else "turn"
+    out.append(Event(ev.TIMED_OUT, {"seat": seat, "waited": waited}))
     if pending is None:
         draw(state, seat, out, reason="timeout")
         pending = state.pending

@@ -144,12 +144,12 @@ class Game:
             state.deadline_ms = None
         return out
 
-    def _waited_key(self) -> tuple[str, tuple[int, ...], str]:
+    def _waited_key(self) -> tuple[str, tuple[int, ...], int]:
+        """Changes whenever a new wait begins, also when the same seat plays again."""
         state = self.state
         if state.slap is not None:
-            return state.phase, tuple(state.slap.seats), "slap"
-        pending = state.pending
-        return state.phase, tuple(waiting_on(state)), pending.kind if pending else ""
+            return state.phase, tuple(state.slap.seats), -1
+        return state.phase, tuple(waiting_on(state)), state.turns_started
 
     def _arm_timer(self) -> None:
         """O-TIMER: a new wait began. Slaps and exchanges are always timed."""

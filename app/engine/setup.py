@@ -29,6 +29,7 @@ from .events import Event
 from .rules import RuleSet
 from .state import CHOOSE_COLOR, GameState, Pending
 from .table import draw_cards, next_seat, shuffle
+from .turns import announce_turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,3 +188,4 @@ def _turn_first_card(state: GameState, card: Card, out: list[Event]) -> None:
     if effect == "draw2":
         draw_cards(state, left, 2, "draw2", out)
         state.turn = next_seat(state, left)
+    announce_turn(state, out)

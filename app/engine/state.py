@@ -72,6 +72,7 @@ class GameState:
     last_round: dict[str, Any] | None = None
     match_result: dict[str, Any] | None = None
     version: int = 0  # commands applied so far
+    turns_started: int = 0  # waits announced so far: each new one re-arms the turn timer
 
 
 _SIMPLE = ("rules", "rng", "pending", "slap", "catchable", "catch_open_ms")

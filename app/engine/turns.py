@@ -19,8 +19,8 @@ from .errors import (
     RuleError,
 )
 from .events import Event
-from .house import start_slap
-from .state import PLAY_DRAWN, STACK, GameState, Pending
+from .house import exchange_waiting, start_slap
+from .state import CHALLENGE, EXCHANGE, PLAY_DRAWN, STACK, GameState, Pending
 from .table import MATCHES, draw_cards, give_cards, next_seat, take_from_pile
 
 COLOR_WHEEL = (0, 3, 2, 1)  # H-COLORWHEEL: red > blue > green > yellow > red, clockwise
@@ -140,13 +140,14 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
     state.color = color
     state.jumpable = True
     left = len(hand)
-    called = command.uno or state.precall == seat
+    precalled = state.precall == seat
+    called = command.uno or precalled
     state.precall = -1
     state.uno_called[seat] = left == 1 and (called or state.uno_called[seat])
     public = {"seat": seat, "card": CARD_TEXT[card], "color": COLOR_LETTERS[color]}
     public["cards_left"] = left
     out.append(Event(ev.PLAYED, public))
-    if left == 1 and called:
+    if left == 1 and command.uno and not precalled:  # a call made before was announced then
         out.append(Event(ev.UNO_CALLED, {"seat": seat}))
     if rank <= 9 and not (rules.seven_zero or rules.five_exchange or rules.silent != "off"):
         state.turn = next_seat(state, seat)
@@ -255,9 +256,22 @@ def waited_seat(state: GameState) -> int:
 
 
 def announce_turn(state: GameState, out: list[Event]) -> None:
+    """Whose turn it is now, and what the table waits for (a new wait re-arms the timer)."""
+    state.turns_started += 1
     pending = state.pending
     if pending is None:
         out.append(Event(ev.TURN, {"seat": state.turn}))
     else:
-        public = {"seat": state.turn, "pending": {"kind": pending.kind, "seat": pending.seat}}
-        out.append(Event(ev.TURN, public))
+        out.append(Event(ev.TURN, {"seat": state.turn, "pending": public_pending(pending)}))
+
+
+def public_pending(pending: Pending) -> dict[str, object]:
+    """A pending decision as everyone may see it (a drawn card stays the drawer's secret)."""
+    out: dict[str, object] = {"kind": pending.kind, "seat": pending.seat}
+    if pending.kind in (CHALLENGE, STACK):
+        out["amount"] = pending.amount
+        out["offender"] = pending.offender
+    elif pending.kind == EXCHANGE:
+        out["target"] = pending.target
+        out["waiting"] = exchange_waiting(pending)
+    return out

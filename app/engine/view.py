@@ -23,7 +23,7 @@ from .effects import custom_effect_of
 from .house import exchange_waiting
 from .state import CHALLENGE, CHOOSE_COLOR, EXCHANGE, PLAY_DRAWN, PLAYING, STACK, GameState
 from .table import MATCHES, active_seats, hand_texts
-from .turns import can_jump_in, stack_answer
+from .turns import can_jump_in, public_pending, stack_answer
 
 
 def waiting_on(state: GameState) -> list[int]:
@@ -47,15 +47,9 @@ def pending_view(state: GameState, viewer: int | None) -> dict[str, Any] | None:
     pending = state.pending
     if pending is None:
         return None
-    out: dict[str, Any] = {"kind": pending.kind, "seat": pending.seat}
-    if pending.kind in (CHALLENGE, STACK):
-        out["amount"] = pending.amount
-        out["offender"] = pending.offender
-    elif pending.kind == PLAY_DRAWN and viewer == pending.seat:
+    out = public_pending(pending)
+    if pending.kind == PLAY_DRAWN and viewer == pending.seat:
         out["card"] = CARD_TEXT[pending.card]  # the drawn card is the drawer's secret
-    elif pending.kind == EXCHANGE:
-        out["target"] = pending.target
-        out["waiting"] = exchange_waiting(pending)
     return out
 
 

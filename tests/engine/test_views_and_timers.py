@@ -10,7 +10,7 @@ import pytest
 from app.engine import Game, RuleError, preset
 from app.engine.commands import Timeout
 
-from .helpers import act, counts, hand, rigged, seen_by
+from .helpers import act, cmd, counts, hand, rigged, seen_by
 
 
 def test_o_hidden_a_player_sees_only_their_own_hand() -> None:
@@ -101,3 +101,35 @@ def test_chat_is_public_and_changes_nothing_else() -> None:
     events = act(game, 1, "chat", text="  hello <b>there</b> ")
     assert seen_by(events, None, "chat")[0]["text"] == "hello <b>there</b>"
     assert game.snapshot() == before
+
+
+def test_o_timer_the_timeout_event_says_timed_out_and_what_was_waited() -> None:
+    game, _ = rigged([["R1", "G2"], ["B2", "Y3"]], "R5", ["B9"], turn_seconds=30)
+    events = game.apply(0, Timeout(), now_ms=30_000)
+    assert events[0].for_viewer(1) == {"kind": "timed_out", "seat": 0, "waited": "turn"}
+
+
+def test_o_timer_a_player_who_plays_again_gets_a_fresh_timer() -> None:
+    game, _ = rigged([["RS", "R1", "R2"], ["B2", "Y3"]], "R5", turn_seconds=30)
+    game.apply(0, cmd("play", card="RS"), now_ms=25_000)  # E-TWO: seat 0 plays again
+    assert game.view(None)["turn"] == 0 and game.deadline_ms == 55_000
+
+
+def test_the_first_turn_is_announced_with_the_deal() -> None:
+    _, events = rigged([["R1", "G2"], ["B2", "Y3"], ["G1"]], "GS")
+    assert events[-1].kind == "turn" and events[-1].for_viewer(None)["seat"] == 1
+
+
+def test_turn_event_carries_the_public_pending_decision() -> None:
+    game, _ = rigged([["W+4", "R1"], ["B2", "Y3"], ["G1"]], "G5")
+    events = act(game, 0, "play", card="W+4", color="B")
+    turn = events[-1].for_viewer(2)
+    assert turn["pending"] == {"kind": "challenge", "seat": 1, "amount": 4, "offender": 0}
+
+
+def test_u_call_before_the_play_is_announced_once() -> None:
+    game, _ = rigged([["R1", "R2"], ["B2", "Y3"]], "R5")
+    first = act(game, 0, "uno")
+    then = act(game, 0, "play", card="R1")
+    calls = [e for e in first + then if e.kind == "uno_called"]
+    assert len(calls) == 1 and game.view(None)["seats"][0]["uno"] is True
