@@ -17,10 +17,7 @@ class HistoryRecorder:
         seats = []
         taken: set[int] = set()
         for info in meta.seats:
-            profile = None
-            if info.player_key:
-                profile = await self.history.player_by_key(info.player_key)
-            player_id = profile.id if profile is not None and profile.id not in taken else None
+            player_id = info.player_id if info.player_id not in taken else None
             if player_id is not None:
                 taken.add(player_id)
             seats.append(MatchPlayer(info.name, player_id, info.bot))
@@ -39,3 +36,9 @@ class HistoryRecorder:
 
     async def left(self, match: str, seat: int) -> None:
         await self.history.leave_match(int(match), seat)
+
+    async def profile_id(self, key: str | None) -> int | None:
+        if not key:
+            return None
+        profile = await self.history.player_by_key(key)
+        return profile.id if profile is not None else None

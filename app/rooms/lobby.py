@@ -59,7 +59,9 @@ async def join(room: Room, message: dict[str, Any]) -> tuple[int, str]:
         raise RoomError(ROOM_FULL, f"the table is full ({meta.max_players} players)")
     back_to_lobby(room)
     token = new_token()
-    meta.seats.append(SeatInfo(name, token_hash(token), player_key=message.get("player_key")))
+    key = message.get("player_key")
+    player_id = await room.recorder.profile_id(key if isinstance(key, str) else None)
+    meta.seats.append(SeatInfo(name, token_hash(token), player_id=player_id))
     seat = len(meta.seats) - 1
     if meta.host is None:
         meta.host = seat
@@ -181,7 +183,7 @@ async def replace_with_bot(room: Room, seat: int, reason: str) -> None:
     meta = room.meta
     old = meta.seats[seat]
     meta.seats[seat] = SeatInfo(f"{old.name} (bot)", "", bot=True, connected=True)
-    if meta.match is not None and old.player_key:
+    if meta.match is not None and old.player_id is not None:
         try:
             await room.recorder.left(meta.match, seat)
         except Exception:  # history is not worth stopping the game for

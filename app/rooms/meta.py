@@ -18,7 +18,7 @@ class SeatInfo:
     name: str
     token_hash: str  # "" for a bot
     bot: bool = False
-    player_key: str | None = None
+    player_id: int | None = None  # the guest profile, proven by its key at join
     connected: bool = False
     disconnected_ms: int | None = None  # when the last connection of this seat closed
 
@@ -50,7 +50,10 @@ class RoomMeta:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> RoomMeta:
         values = dict(data)
-        seats = [SeatInfo(**s) for s in values.pop("seats", [])]
+        seats = [
+            SeatInfo(**{k: v for k, v in s.items() if k != "player_key"})  # never keep a key
+            for s in values.pop("seats", [])
+        ]
         return RoomMeta(**values, seats=seats)
 
     def seat_of_token(self, hashed: str) -> int | None:

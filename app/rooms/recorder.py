@@ -23,6 +23,9 @@ class MatchRecorder(Protocol):
 
     async def left(self, match: str, seat: int) -> None: ...
 
+    async def profile_id(self, key: str | None) -> int | None:
+        """The guest profile a secret key proves (the key itself is never stored)."""
+
 
 class NoRecorder:
     async def start(self, meta: RoomMeta, seed: int, first_seq: int) -> str:
@@ -35,4 +38,7 @@ class NoRecorder:
         return None
 
     async def left(self, match: str, seat: int) -> None:
+        return None
+
+    async def profile_id(self, key: str | None) -> int | None:
         return None

@@ -71,6 +71,7 @@ class RoomRegistry:
             except InvalidRules as exc:
                 raise RoomError("bad_deal", exc.message, 400) from exc
         token = new_token()
+        player_id = await self.recorder.profile_id(player_key)
         meta = RoomMeta(
             code="",
             rules=ruleset.to_dict(),
@@ -82,7 +83,7 @@ class RoomRegistry:
             league=league,
             host=0,
             created_ms=self.clock(),
-            seats=[SeatInfo(name, token_hash(token), player_key=player_key)],
+            seats=[SeatInfo(name, token_hash(token), player_id=player_id)],
         )
         for _ in range(20):
             code = new_room_code()

@@ -3,6 +3,8 @@ hands and winner; a league room counts the result in the league's standings."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 
 from tests.server_fixture import ServerProcess
@@ -34,3 +36,7 @@ async def test_a_finished_match_is_in_the_history_with_its_final_hands(
         standings = (await http.get(f"/api/leagues/{league}")).json()["standings"]
     assert standings[0]["player"] == profile["id"] and standings[0]["wins"] == 1
     await table.close()
+    database = Path(live_server.env["UNO_DATABASE_URL"].split("///", 1)[1])
+    files = (database, database.with_name(database.name + "-wal"))
+    stored = b"".join(f.read_bytes() for f in files if f.exists())
+    assert profile["key"].encode() not in stored  # the browser's secret key is never stored

@@ -85,7 +85,8 @@ async def test_o_timer_acts_for_a_player_whose_turn_runs_out(live_server: Server
                              deal=deal(hands, pile=["Y6", "G5"]))
     ann, bob = table.players
     await ann.ok("start")
-    assert (await bob.event("timed_out", timeout=4)) == {"kind": "timed_out", "seat": 0}
+    timed_out = await bob.event("timed_out", timeout=4)
+    assert timed_out == {"kind": "timed_out", "seat": 0, "waited": "turn"}
     assert (await ann.event("drew", seat=0, reason="timeout"))["cards"] == ["Y6"]
     assert (await bob.state())["turn"] == 1
     await table.close()
