@@ -1,0 +1,276 @@
+"""The Redis bus (redis.asyncio): topics on pub/sub, leases as Redis keys with a generation.
+
+    bus = RedisBus("redis://127.0.0.1:6379/0")
+    await bus.start()                       # starts the supervised listener
+    stop = bus.subscribe("room:ABCD", handler)
+    await bus.publish("room:ABCD", {"seq": 1})
+    generation = await bus.take_lease("room:ABCD", "worker-1", 5.0)   # None: someone else's
+    ...
+    await bus.close()
+
+One listener task owns the PubSub connection. redis-py's PubSub does not come back by itself
+after Redis restarts, so the listener is supervised: on a connection error it drops the PubSub,
+waits (exponential backoff with jitter), opens a new one and subscribes every topic again. Its
+state (``connected``, ``reconnects``) feeds /readyz (``ping``) and /metrics.
+
+Leases: the key holds the owner and a generation drawn from a per-key counter (INCR), so every
+new holder gets a higher number than all before it; writes are fenced with that number. Renewal
+and release check owner and generation in one Lua script, so a worker frozen past its lease
+cannot renew or drop a lease that has since passed to another worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+from typing import Any
+
+import redis.asyncio as redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .base import Handler, Unsubscribe
+
+log = logging.getLogger("uno.bus")
+
+# Connection trouble worth a reconnect (anything else from the listener is a bug: logged too).
+_CONNECTION_ERRORS = (RedisConnectionError, RedisTimeoutError, OSError)
+
+# KEYS: lease, generation counter. ARGV: owner, ttl ms. Returns the generation or nil.
+_TAKE = """
+local owner = redis.call('HGET', KEYS[1], 'owner')
+if owner == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return tonumber(redis.call('HGET', KEYS[1], 'gen'))
+end
+if owner then return false end
+local gen = redis.call('INCR', KEYS[2])
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'gen', gen)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return gen
+"""
+
+# KEYS: lease. ARGV: owner, generation, ttl ms. Returns 1 if renewed.
+_RENEW = """
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[1]
+   and redis.call('HGET', KEYS[1], 'gen') == ARGV[2] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+return 0
+"""
+
+# KEYS: lease. ARGV: owner. Returns 1 if released.
+_RELEASE = """
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+class RedisBus:
+    """``Bus`` on Redis; ``prefix`` namespaces every channel and key (one per deployment)."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "uno:",
+        backoff_min: float = 0.1,
+        backoff_max: float = 5.0,
+        poll_seconds: float = 1.0,
+    ) -> None:
+        # Pooled connections die with a Redis restart: retry a command on a fresh one (the
+        # default retry does not cover a connection found dead on first use).
+        self._redis: redis.Redis = redis.Redis.from_url(
+            url,
+            socket_connect_timeout=2.0,
+            health_check_interval=10,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError, OSError],
+        )
+        self._prefix = prefix
+        self._backoff = (backoff_min, backoff_max)
+        self._poll = poll_seconds
+        self._subscribers: dict[str, list[Handler]] = {}
+        self._pubsub: PubSub | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._pending: set[asyncio.Task[None]] = set()
+        self._take = self._redis.register_script(_TAKE)
+        self._renew = self._redis.register_script(_RENEW)
+        self._release = self._redis.register_script(_RELEASE)
+        self.connected = False  # the listener holds a live, subscribed PubSub
+        self.reconnects = 0  # times the listener came back after losing Redis
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the listener; returns once it is subscribed (or after 5 s of trying)."""
+        if self._listener is None:
+            self._listener = asyncio.create_task(self._listen(), name="redis bus listener")
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(5):
+                while not self.connected:
+                    await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
+        for task in list(self._pending):
+            task.cancel()
+        self._subscribers.clear()
+        await self._redis.aclose()
+
+    async def ping(self) -> bool:
+        """Ready: Redis answers and the listener is subscribed."""
+        try:
+            return bool(await self._redis.ping()) and self.connected
+        except RedisError:
+            return False
+
+    # -- publish / subscribe ------------------------------------------------------------------
+
+    async def publish(self, topic: str, message: dict[str, Any]) -> None:
+        await self._redis.publish(self._channel(topic), json.dumps(message, separators=(",", ":")))
+
+    def subscribe(self, topic: str, handler: Handler) -> Unsubscribe:
+        handlers = self._subscribers.setdefault(topic, [])
+        handlers.append(handler)
+        if len(handlers) == 1:
+            self._send("subscribe", topic)
+
+        def unsubscribe() -> None:
+            current = self._subscribers.get(topic)
+            if current and handler in current:
+                current.remove(handler)
+                if not current:
+                    del self._subscribers[topic]
+                    self._send("unsubscribe", topic)
+
+        return unsubscribe
+
+    async def settled(self) -> None:
+        """Wait until every subscribe/unsubscribe asked for so far has been sent to Redis."""
+        while self._pending:
+            await asyncio.gather(*self._pending, return_exceptions=True)
+
+    def subscriber_count(self, topic: str) -> int:
+        return len(self._subscribers.get(topic, ()))
+
+    # -- leases --------------------------------------------------------------------------------
+
+    async def take_lease(self, key: str, owner: str, ttl_seconds: float) -> int | None:
+        """Take (or renew, if already ``owner``'s) the lease; its generation, None if taken."""
+        keys = [self._key(key), self._key(key) + ":gen"]
+        result = await self._take(keys=keys, args=[owner, _ms(ttl_seconds)])
+        return None if result is None else int(result)
+
+    async def renew(self, key: str, owner: str, generation: int, ttl_seconds: float) -> bool:
+        """Extend the lease only if ``owner`` still holds it at ``generation``."""
+        args: list[str | int] = [owner, str(generation), _ms(ttl_seconds)]
+        return bool(await self._renew(keys=[self._key(key)], args=args))
+
+    async def acquire(self, key: str, owner: str, ttl_seconds: float) -> bool:
+        return await self.take_lease(key, owner, ttl_seconds) is not None
+
+    async def release(self, key: str, owner: str) -> None:
+        await self._release(keys=[self._key(key)], args=[owner])
+
+    async def lease_holder(self, key: str) -> tuple[str, int] | None:
+        """(owner, generation) of the current lease, None when nobody holds it."""
+        owner, generation = await self._redis.hmget(self._key(key), ["owner", "gen"])
+        if owner is None or generation is None:
+            return None
+        return (owner.decode() if isinstance(owner, bytes) else str(owner)), int(generation)
+
+    # -- the supervised listener ------------------------------------------------------------------
+
+    def _channel(self, topic: str) -> str:
+        return f"{self._prefix}bus:{topic}"
+
+    def _key(self, key: str) -> str:
+        return f"{self._prefix}lease:{key}"
+
+    def _send(self, action: str, topic: str) -> None:
+        """Tell Redis about a (un)subscription now if connected; a reconnect subscribes anyway."""
+        pubsub = self._pubsub
+        if pubsub is None or not self.connected:
+            return
+        command = pubsub.subscribe if action == "subscribe" else pubsub.unsubscribe
+        task = asyncio.create_task(self._run_quietly(command(self._channel(topic))))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    @staticmethod
+    async def _run_quietly(awaitable: Any) -> None:
+        # On connection trouble the listener notices too and resubscribes after reconnecting.
+        with contextlib.suppress(*_CONNECTION_ERRORS):
+            await awaitable
+
+    async def _listen(self) -> None:
+        failures = 0
+        while True:
+            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            delay = self._backoff[0]
+            try:
+                await self._serve(pubsub, failures)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                failures += 1
+                delay = min(self._backoff[1], self._backoff[0] * 2 ** min(failures - 1, 10))
+                delay *= random.uniform(0.5, 1.0)  # jitter: workers do not retry in step
+                if isinstance(exc, _CONNECTION_ERRORS):
+                    log.warning("redis bus: lost Redis (%r); retrying in %.2f s", exc, delay)
+                else:
+                    log.exception("redis bus: listener failed; retrying in %.2f s", delay)
+            finally:
+                self.connected = False
+                self._pubsub = None
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await asyncio.sleep(delay)
+
+    async def _serve(self, pubsub: PubSub, failures: int) -> None:
+        """Subscribe every topic, then hand out messages until the connection fails."""
+        # The "_alive" channel keeps the PubSub connection open even with no rooms subscribed.
+        channels = [self._channel(t) for t in self._subscribers]
+        await pubsub.subscribe(self._channel("_alive"), *channels)
+        self._pubsub = pubsub
+        self.connected = True
+        if failures:
+            self.reconnects += 1
+            log.warning("redis bus: reconnected; %d topics resubscribed", len(channels))
+        while True:
+            # A timeout keeps get_message from spinning and lets health checks run.
+            message = await pubsub.get_message(timeout=self._poll)
+            if message is not None and message.get("type") == "message":
+                self._dispatch(message)
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        channel = message["channel"].decode()
+        topic = channel.removeprefix(self._channel(""))
+        try:
+            data = json.loads(message["data"])
+        except ValueError:
+            log.warning("redis bus: a message on %s is not JSON", channel)
+            return
+        for handler in list(self._subscribers.get(topic, ())):
+            try:
+                handler(data)
+            except Exception:  # one broken subscriber must not stop the others
+                log.exception("bus subscriber failed on %s", topic)
+
+
+def _ms(seconds: float) -> int:
+    return max(1, int(seconds * 1000))

@@ -1,0 +1,157 @@
+"""The Redis bus: messages cross workers in order, leases are exclusive and fenced by a
+generation, and the listener comes back by itself after Redis restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from app.bus.redis_bus import RedisBus
+from tests.cluster.redis_server import private_redis
+from tests.services import redis_url
+
+
+async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+@pytest.fixture
+def prefix() -> str:
+    return f"test:{uuid.uuid4().hex[:12]}:"  # tests never see each other's keys or channels
+
+
+@pytest.fixture
+async def two_workers(prefix: str) -> AsyncIterator[tuple[RedisBus, RedisBus]]:
+    url = redis_url()
+    buses = (RedisBus(url, prefix=prefix), RedisBus(url, prefix=prefix))
+    try:
+        async with asyncio.timeout(10):
+            for bus in buses:
+                await bus.start()
+        yield buses
+    finally:
+        async with asyncio.timeout(10):
+            for bus in buses:
+                await bus.close()
+
+
+async def test_a_message_published_on_one_worker_reaches_subscribers_on_every_worker_in_order(
+    two_workers: tuple[RedisBus, RedisBus],
+) -> None:
+    one, two = two_workers
+    got_one: list[dict[str, Any]] = []
+    got_two: list[dict[str, Any]] = []
+    one.subscribe("room:A", got_one.append)
+    stop_two = two.subscribe("room:A", got_two.append)
+    async with asyncio.timeout(5):
+        await one.settled()
+        await two.settled()
+    for seq in range(1, 51):
+        await one.publish("room:A", {"seq": seq})
+    await one.publish("room:B", {"seq": 99})  # nobody listens there
+    expected = [{"seq": s} for s in range(1, 51)]
+    await until(lambda: len(got_one) == 50 and len(got_two) == 50)
+    assert got_one == expected
+    assert got_two == expected
+    stop_two()
+    async with asyncio.timeout(5):
+        await two.settled()
+    await two.publish("room:A", {"seq": 51})
+    await until(lambda: len(got_one) == 51)
+    assert got_two == expected
+
+
+async def test_a_failing_subscriber_does_not_stop_the_others(
+    two_workers: tuple[RedisBus, RedisBus],
+) -> None:
+    one, two = two_workers
+    got: list[dict[str, Any]] = []
+
+    def broken(message: dict[str, Any]) -> None:
+        raise ValueError("boom")
+
+    two.subscribe("t", broken)
+    two.subscribe("t", got.append)
+    async with asyncio.timeout(5):
+        await two.settled()
+    await one.publish("t", {"n": 1})
+    await until(lambda: got == [{"n": 1}])
+
+
+async def test_a_lease_belongs_to_one_worker_and_each_new_holder_gets_a_higher_generation(
+    two_workers: tuple[RedisBus, RedisBus],
+) -> None:
+    one, two = two_workers
+    async with asyncio.timeout(5):
+        first = await one.take_lease("room:A", "w1", 5)
+        assert first is not None
+        assert await two.take_lease("room:A", "w2", 5) is None
+        assert await one.take_lease("room:A", "w1", 5) == first  # renewal keeps the generation
+        assert await one.renew("room:A", "w1", first, 5)
+        assert await one.lease_holder("room:A") == ("w1", first)
+        await two.release("room:A", "w2")  # not the holder: no effect
+        assert not await two.acquire("room:A", "w2", 5)
+        await one.release("room:A", "w1")
+        assert await one.lease_holder("room:A") is None
+        second = await two.take_lease("room:A", "w2", 5)
+        assert second is not None and second > first
+        assert not await one.renew("room:A", "w1", first, 5)
+
+
+async def test_a_worker_frozen_past_its_lease_can_neither_renew_nor_release_it(
+    two_workers: tuple[RedisBus, RedisBus],
+) -> None:
+    one, two = two_workers
+    async with asyncio.timeout(5):
+        old = await one.take_lease("room:A", "w1", 0.05)
+        assert old is not None
+        await asyncio.sleep(0.15)  # w1 "froze"; its lease lapsed
+        new = await two.take_lease("room:A", "w2", 5)
+        assert new is not None and new > old
+        assert not await one.renew("room:A", "w1", old, 5)
+        await one.release("room:A", "w1")
+        assert await two.lease_holder("room:A") == ("w2", new)
+        # Even the same worker coming back after its lease lapsed gets a new generation.
+        await two.release("room:A", "w2")
+        again = await one.take_lease("room:A", "w1", 5)
+        assert again is not None and again > new
+        assert not await one.renew("room:A", "w1", old, 5)
+
+
+async def test_after_a_redis_restart_the_listener_reconnects_resubscribes_and_reports_it(
+    prefix: str,
+) -> None:
+    got: list[dict[str, Any]] = []
+    with private_redis() as server:
+        bus = RedisBus(server.url, prefix=prefix, backoff_min=0.05, backoff_max=0.2,
+                       poll_seconds=0.2)
+        publisher = RedisBus(server.url, prefix=prefix)
+        try:
+            async with asyncio.timeout(20):
+                await bus.start()
+                bus.subscribe("room:A", got.append)
+                await bus.settled()
+                assert await bus.ping()
+                await publisher.publish("room:A", {"seq": 1})
+                await until(lambda: got == [{"seq": 1}])
+
+                server.stop()
+                await until(lambda: not bus.connected)
+                assert not await bus.ping()  # /readyz says not ready meanwhile
+
+                server.start()
+                await until(lambda: bus.connected, 10)
+                assert bus.reconnects == 1
+                assert await bus.ping()
+                await publisher.publish("room:A", {"seq": 2})
+                await until(lambda: got == [{"seq": 1}, {"seq": 2}])
+        finally:
+            async with asyncio.timeout(10):
+                await bus.close()
+                await publisher.close()
