@@ -1,10 +1,15 @@
 """One writer at a time for SQLite: SQLite serializes writers anyway, and a writer that finds
 the database locked sleeps in growing steps (its busy handler), which turns a burst of commits
-from many rooms into long tails. Queuing the writes in the process keeps each one short."""
+from many rooms into long tails. Queuing the writes in the process keeps each one short.
+
+A store that already queues its writes itself (``SqlRoomStore`` on SQLite: ``serial_writes``,
+one writer task with group commit) is passed through untouched: a lock here would let only one
+append reach it at a time and leave nothing to batch."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from app.store.base import RoomRecord, RoomStore, StoredRoom
@@ -15,7 +20,9 @@ class SerialWrites:
 
     def __init__(self, inner: RoomStore) -> None:
         self.inner = inner
-        self._lock = asyncio.Lock()
+        self._lock: contextlib.AbstractAsyncContextManager[Any] = (
+            contextlib.nullcontext() if getattr(inner, "serial_writes", False) else asyncio.Lock()
+        )
 
     async def create_room(self, code: str, meta: dict[str, Any]) -> None:
         async with self._lock:

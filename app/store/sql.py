@@ -17,12 +17,16 @@ and the log lines outside any match. Room codes may be reused once a room is clo
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
-    ColumnElement,
+    Integer,
     and_,
+    bindparam,
     delete,
     func,
     insert,
@@ -49,30 +53,66 @@ from .models import (
     utcnow,
 )
 
+T = TypeVar("T")
+
 
 def open_room_id(code: str) -> Any:
     """The id of the open room ``code``, as a scalar subquery (no extra round trip)."""
     return select(Room.id).where(Room.code == code, Room.closed_at.is_(None)).scalar_subquery()
 
 
-def _match_at(code: str, seq: int) -> Any:
-    """The match of room ``code`` that a record at ``seq`` belongs to, or NULL."""
-    running_or_within: ColumnElement[bool] = or_(
-        Match.last_seq >= seq, and_(Match.last_seq.is_(None), Match.status == RUNNING)
-    )
-    return (
-        select(Match.id)
-        .join(Room, Room.id == Match.room_id)
-        .where(Room.code == code, Room.closed_at.is_(None), Match.first_seq <= seq)
-        .where(running_or_within)
-        .order_by(Match.id.desc())
-        .limit(1)
-        .scalar_subquery()
-    )
+# The hot INSERT of ``append``, run as one executemany per batch. No joins: the room id comes
+# from the store's memory, and the subqueries are index lookups. The room must still be open
+# (``room_id`` NULL otherwise: an IntegrityError), which also covers a room that another worker
+# closed after this one cached its id. The match is the newest of the room that a record at
+# ``seq`` belongs to (the same rule as ``HistoryStore``'s tagging), so a match that starts or
+# ends between two appends is seen by the next one, whichever worker recorded it.
+_ROOM = bindparam("p_room", type_=Integer)
+_SEQ = bindparam("p_seq", type_=BigInteger)
+_OPEN_ROOM = select(Room.id).where(Room.id == _ROOM, Room.closed_at.is_(None)).scalar_subquery()
+_MATCH_AT = (
+    select(Match.id)
+    .where(Match.room_id == _ROOM, Match.first_seq <= _SEQ)
+    .where(or_(Match.last_seq >= _SEQ, and_(Match.last_seq.is_(None), Match.status == RUNNING)))
+    .order_by(Match.id.desc())
+    .limit(1)
+    .scalar_subquery()
+)
+_INSERT_LINE = insert(RoomLogLine).values(room_id=_OPEN_ROOM, match_id=_MATCH_AT)
+_SET_META = (
+    update(Room)
+    .where(Room.id == bindparam("p_room", type_=Integer), Room.closed_at.is_(None))
+    .values(meta=bindparam("p_meta", type_=JsonType))
+)
+
+
+@dataclass(slots=True)
+class _Append:
+    code: str
+    record: RoomRecord
+    meta: dict[str, Any] | None
+    done: asyncio.Future[None]
+    room_id: int | None = None
+
+
+@dataclass(slots=True)
+class _Job:
+    """Another write, run alone by the writer (SQLite: one writer at a time, no busy waits)."""
+
+    run: Callable[[], Awaitable[Any]]
+    done: asyncio.Future[Any]
 
 
 class SqlRoomStore:
-    """``RoomStore`` on SQL: construct with an engine from ``app.store.db.create_engine``."""
+    """``RoomStore`` on SQL: construct with an engine from ``app.store.db.create_engine``.
+
+    Group commit: ``append`` queues its record for one writer task, which stores everything
+    queued meanwhile in a single transaction (one executemany) and resolves each caller's await
+    only once that transaction has committed; an error reaches every caller of its batch (a
+    batch refused by a constraint is retried record by record, so each caller gets its own
+    answer: a duplicate in one room does not fail the others). On SQLite the other writes of
+    this store (rooms, snapshots, closing) go through the same writer, in queue order.
+    """
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
@@ -80,52 +120,174 @@ class SqlRoomStore:
         # Postgres: a single INSERT commits by itself, so no BEGIN round trip on the hot path.
         # (SQLite keeps its BEGIN IMMEDIATE: no round trip there anyway.)
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        # SQLite: every write of this store goes through the one writer task, in order (so a
+        # wrapper need not serialize them: app.rooms.serial_store.SerialWrites checks this).
+        self.serial_writes = not self._postgres
+        # Open rooms' ids by code: a room's id never changes while it is open; the entry goes
+        # when this store closes the room, and is refreshed whenever a worker loads it.
+        self._room_ids: dict[str, int] = {}
+        self._queue: list[_Append | _Job] = []
+        self._writer: asyncio.Task[None] | None = None
+        self.batches = 0  # transactions the writer committed for appends (tests, benchmarks)
+        self.largest_batch = 0
+
+    # -- the writer ---------------------------------------------------------------------------
+
+    def _enqueue(self, item: _Append | _Job) -> None:
+        self._queue.append(item)
+        writer = self._writer
+        if writer is None or writer.done() or writer.get_loop() is not item.done.get_loop():
+            self._writer = asyncio.create_task(self._drain(), name="SqlRoomStore writer")
+
+    async def _drain(self) -> None:
+        """Write whatever is queued, oldest first: runs of appends as one transaction each."""
+        try:
+            while self._queue:
+                run: list[_Append] = []
+                while self._queue and isinstance(self._queue[0], _Append):
+                    item = self._queue.pop(0)
+                    assert isinstance(item, _Append)
+                    run.append(item)
+                if run:
+                    await self._store_batch(run)
+                    continue
+                job = self._queue.pop(0)
+                assert isinstance(job, _Job)
+                try:
+                    result = await job.run()
+                except Exception as exc:
+                    _settle(job.done, exc=exc)
+                else:
+                    _settle(job.done, result=result)
+        except BaseException as exc:  # cancelled with the loop: nobody may wait forever
+            for item in self._queue:
+                _settle(item.done, exc=RuntimeError("the store's writer stopped"))
+            self._queue.clear()
+            if not isinstance(exc, Exception):
+                raise
+
+    async def _exclusive(self, run: Callable[[], Awaitable[T]]) -> T:
+        """SQLite: run a write through the writer; Postgres: run it now (writers do not block)."""
+        if not self.serial_writes:
+            return await run()
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._enqueue(_Job(run, done))
+        return await done
+
+    async def _store_batch(self, batch: list[_Append]) -> None:
+        try:
+            for item in batch:
+                if item.room_id is None:
+                    item.room_id = await self._cached_room_id(item.code)
+            ready = [item for item in batch if item.room_id is not None]
+            for item in batch:
+                if item.room_id is None:
+                    _settle(item.done, exc=UnknownRoom(f"no open room {item.code}"))
+            if not ready:
+                return
+            try:
+                await self._write_batch(ready)
+            except IntegrityError:
+                if len(ready) == 1:
+                    raise
+                # Someone's record is refused: store the others, and tell each its answer.
+                for item in ready:
+                    await self._store_one(item)
+                return
+        except Exception as exc:
+            for item in batch:
+                _settle(item.done, exc=exc)
+            return
+        for item in ready:
+            _settle(item.done)
+
+    async def _store_one(self, item: _Append) -> None:
+        try:
+            await self._write_batch([item])
+        except Exception as exc:
+            _settle(item.done, exc=exc)
+        else:
+            _settle(item.done)
+
+    async def _write_batch(self, batch: list[_Append], retried: bool = False) -> None:
+        """One transaction; retried once on a pooled connection that died (no pre-ping: it
+        would cost a round trip per batch). Constraint errors become the store's errors."""
+        try:
+            await self._execute(batch)
+        except IntegrityError as exc:
+            if len(batch) > 1:
+                raise
+            item = batch[0]
+            # A closed room (NULL room id) or a seq stored twice: tell which.
+            if await self._room_id(item.code) is None:
+                self._room_ids.pop(item.code, None)
+                raise UnknownRoom(f"no open room {item.code}") from exc
+            if retried:
+                return  # the first try committed before its connection died
+            raise DuplicateRecord(f"room {item.code} already has seq {item.record.seq}") from exc
+        except DBAPIError as exc:
+            if retried or not exc.connection_invalidated:
+                raise
+            await self._write_batch(batch, retried=True)
+
+    async def _execute(self, batch: list[_Append]) -> None:
+        lines = [
+            {
+                "p_room": item.room_id,
+                "p_seq": item.record.seq,
+                "seq": item.record.seq,
+                "seat": item.record.seat,
+                "command": item.record.command,
+                "now_ms": item.record.now_ms,
+                "events": item.record.events,
+            }
+            for item in batch
+        ]
+        metas = [
+            {"p_room": item.room_id, "p_meta": item.meta} for item in batch if item.meta is not None
+        ]
+        if self._postgres and not metas and len(lines) == 1:
+            async with self._autocommit.connect() as conn:
+                await conn.execute(_INSERT_LINE, lines)
+        else:
+            async with self._engine.begin() as conn:
+                await conn.execute(_INSERT_LINE, lines)
+                if metas:
+                    await conn.execute(_SET_META, metas)
+        self.batches += 1
+        self.largest_batch = max(self.largest_batch, len(lines))
+
+    async def _cached_room_id(self, code: str) -> int | None:
+        room_id = self._room_ids.get(code)
+        if room_id is None:
+            room_id = await self._room_id(code)
+            if room_id is not None:
+                self._room_ids[code] = room_id
+        return room_id
+
+    # -- the RoomStore protocol ---------------------------------------------------------------
 
     async def create_room(self, code: str, meta: dict[str, Any]) -> None:
-        try:
-            async with self._engine.begin() as conn:
-                await conn.execute(insert(Room).values(code=code, meta=meta, created_at=utcnow()))
-        except IntegrityError as exc:
-            raise RoomExists(f"room {code} is already open") from exc
+        async def run() -> None:
+            try:
+                async with self._engine.begin() as conn:
+                    result = await conn.execute(
+                        insert(Room)
+                        .values(code=code, meta=meta, created_at=utcnow())
+                        .returning(Room.id)
+                    )
+                    room_id = result.scalar_one()
+            except IntegrityError as exc:
+                raise RoomExists(f"room {code} is already open") from exc
+            self._room_ids[code] = room_id
+
+        await self._exclusive(run)
 
     async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
-        line = insert(RoomLogLine).values(
-            room_id=open_room_id(code),
-            seq=record.seq,
-            seat=record.seat,
-            command=record.command,
-            now_ms=record.now_ms,
-            events=record.events,
-            match_id=_match_at(code, record.seq),
-        )
-        retried = False
-        while True:
-            try:
-                await self._write(code, line, meta)
-                return
-            except IntegrityError as exc:
-                # A NULL room id (no such open room) or a seq stored twice: tell which.
-                if await self._room_id(code) is None:
-                    raise UnknownRoom(f"no open room {code}") from exc
-                if retried:
-                    return  # the first try committed before its connection died
-                raise DuplicateRecord(f"room {code} already has seq {record.seq}") from exc
-            except DBAPIError as exc:
-                # The pool holds connections without pinging them (a ping is a round trip on
-                # every move); one that died with a database restart is retried once.
-                if retried or not exc.connection_invalidated:
-                    raise
-                retried = True
-
-    async def _write(self, code: str, line: Any, meta: dict[str, Any] | None) -> None:
-        if meta is None and self._postgres:
-            async with self._autocommit.connect() as conn:
-                await conn.execute(line)
-            return
-        async with self._engine.begin() as conn:
-            await conn.execute(line)
-            if meta is not None:
-                await conn.execute(_set_meta(code, meta))
+        """Queue the record for the writer; returns once its transaction has committed."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._enqueue(_Append(code, record, meta, done, self._room_ids.get(code)))
+        await done
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
         maker = pg_insert if self._postgres else sqlite_insert
@@ -137,10 +299,14 @@ class SqlRoomStore:
             index_elements=[RoomSnapshot.room_id],
             set_={"seq": stmt.excluded.seq, "data": stmt.excluded.data},
         )
-        async with self._engine.begin() as conn:
-            result = await conn.execute(stmt)
-        if result.rowcount == 0:
-            raise UnknownRoom(f"no open room {code}")
+
+        async def run() -> None:
+            async with self._engine.begin() as conn:
+                result = await conn.execute(stmt)
+            if result.rowcount == 0:
+                raise UnknownRoom(f"no open room {code}")
+
+        await self._exclusive(run)
 
     async def load_room(self, code: str) -> StoredRoom | None:
         async with self._engine.begin() as conn:
@@ -154,6 +320,7 @@ class SqlRoomStore:
             if row is None:
                 return None
             room_id, meta, snapshot, snapshot_seq = row
+            self._room_ids[code] = room_id  # a worker taking the room over refreshes it
             snapshot_seq = snapshot_seq or 0
             lines = await conn.execute(
                 select(
@@ -179,6 +346,11 @@ class SqlRoomStore:
     async def close_room(self, code: str) -> None:
         """Retention: the snapshot and the log lines outside any match go; a match still
         running is recorded as abandoned; the room's history and match event logs stay."""
+        self._room_ids.pop(code, None)
+        await self._exclusive(lambda: self._close(code))
+        self._room_ids.pop(code, None)
+
+    async def _close(self, code: str) -> None:
         async with self._engine.begin() as conn:
             room_id = await _locked_room_id(conn, code)
             if room_id is None:
@@ -217,5 +389,12 @@ async def _locked_room_id(conn: AsyncConnection, code: str) -> int | None:
     return (await conn.execute(query)).scalar_one_or_none()
 
 
-def _set_meta(code: str, meta: dict[str, Any]) -> Any:
-    return update(Room).where(Room.code == code, Room.closed_at.is_(None)).values(meta=meta)
+def _settle(
+    done: asyncio.Future[Any], result: Any = None, exc: BaseException | None = None
+) -> None:
+    if done.done():
+        return  # its caller was cancelled: the record is stored (or not) all the same
+    if exc is not None:
+        done.set_exception(exc)
+    else:
+        done.set_result(result)

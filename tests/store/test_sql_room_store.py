@@ -163,3 +163,67 @@ async def test_an_in_memory_database_serves_many_rooms_at_once() -> None:
         ] * 5
     finally:
         await engine.dispose()
+
+
+async def test_concurrent_appends_share_a_commit_and_are_durable_on_return(
+    engine: AsyncEngine, db_url: str
+) -> None:
+    """Group commit: appends from many rooms at once go out in few transactions, and each
+    record is readable through another engine (another worker) as soon as its await returns."""
+    store = SqlRoomStore(engine)
+    codes = [f"G{i:03d}" for i in range(20)]
+    for code in codes:
+        await store.create_room(code, {})
+    other = create_engine(db_url)
+    reader = SqlRoomStore(other)
+    try:
+
+        async def play(code: str) -> None:
+            for seq in range(1, 5):
+                await store.append(code, record(seq), {"at": seq} if seq == 2 else None)
+                loaded = await reader.load_room(code)
+                assert loaded is not None
+                assert [r.seq for r in loaded.records] == list(range(1, seq + 1))
+                assert loaded.meta == ({} if seq < 2 else {"at": 2})
+
+        await asyncio.gather(*(play(code) for code in codes))
+        assert store.largest_batch > 1
+        assert store.batches < len(codes) * 4
+    finally:
+        await other.dispose()
+
+    fresh = create_engine(db_url)  # and a process started afterwards reads them all back
+    try:
+        for code in codes:
+            loaded = await SqlRoomStore(fresh).load_room(code)
+            assert loaded is not None
+            assert loaded.records == [record(seq) for seq in range(1, 5)]
+            assert loaded.meta == {"at": 2}
+    finally:
+        await fresh.dispose()
+
+
+async def test_a_refused_record_fails_only_its_own_append(engine: AsyncEngine) -> None:
+    store = SqlRoomStore(engine)
+    for code in ("OKAY", "DUPE"):
+        await store.create_room(code, {})
+    await store.append("DUPE", record(1), None)
+    await store.close_room("DUPE")
+    await store.create_room("GONE", {})
+    await store.close_room("GONE")
+    await store.create_room("DUPE", {})
+    await store.append("DUPE", record(1), None)
+
+    results = await asyncio.gather(
+        store.append("OKAY", record(1), {"ok": True}),
+        store.append("DUPE", record(1), None),
+        store.append("GONE", record(1), None),
+        store.append("OKAY", record(2), None),
+        return_exceptions=True,
+    )
+    assert results[0] is None and results[3] is None
+    assert isinstance(results[1], DuplicateRecord)
+    assert isinstance(results[2], UnknownRoom)
+    loaded = await store.load_room("OKAY")
+    assert loaded is not None and [r.seq for r in loaded.records] == [1, 2]
+    assert loaded.meta == {"ok": True}
