@@ -77,3 +77,4 @@ SLAPPED = "slapped"
 SLAP_OVER = "slap_over"  # the losers draw 2
 REFILLED = "refilled"  # H-SEVEN-ROUNDS
 WENT_OUT = "went_out"  # H-LAST: the round goes on without this seat
+BLOCKED = "blocked"  # no progress is possible: the round ends, the lowest hand wins

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import decisions, house, turns, uno
+from .blocked import check_blocked
 from .cards import Card
 from .commands import (
     Accept,
@@ -111,7 +112,13 @@ class Game:
     def _apply(self, seat: int, command: Command) -> list[Event]:
         state = self.state
         out: list[Event] = []
-        if isinstance(command, Chat):
+        turns_before = state.turns_started
+        playing = state.phase == PLAYING and state.slap is None
+        if playing and type(command) is Play:  # the hot path first
+            turns.play(state, seat, command, out)
+        elif playing and type(command) is Draw:
+            turns.draw(state, seat, out)
+        elif isinstance(command, Chat):
             house.chat(state, seat, command.text, out)
             if len(out) == 1:
                 return out  # a plain chat line changes nothing in the game
@@ -125,14 +132,12 @@ class Game:
             raise RuleError(WRONG_PHASE, over)
         elif state.slap is not None and not isinstance(command, _DURING_SLAP):
             raise RuleError(DECISION_PENDING, "U-CENTER: every other player slaps first")
-        elif isinstance(command, Play):
-            turns.play(state, seat, command, out)
-        elif isinstance(command, Draw):
-            turns.draw(state, seat, out)
         else:
             _dispatch(state, seat, command, out)
         if state.silence_since >= 0:
             house.after_command(state, out)
+        if (not state.draw_pile or state.positions) and state.turns_started != turns_before:
+            check_blocked(state, out)  # only a new turn can repeat a position
         state.version += 1
         rules = state.rules
         if rules.turn_seconds or rules.uno_slap or rules.five_exchange:

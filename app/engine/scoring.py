@@ -42,11 +42,14 @@ def hand_value(rules: RuleSet, hand: list[Card]) -> int:
     return sum(table[c] for c in hand)
 
 
-def end_round(state: GameState, winner: int, out: list[Event]) -> None:
-    """W-OUT: ``winner`` went out. Score the round; end the match when the target is reached."""
+def end_round(state: GameState, winner: int, out: list[Event], blocked: bool = False) -> None:
+    """W-OUT: ``winner`` went out (or won a blocked table). Score the round; end the match when
+    the target is reached."""
     rules = state.rules
     n = state.players
     values = [hand_value(rules, h) for h in state.hands]
+    if blocked:
+        values[winner] = 0  # the winner of a blocked table scores like one who went out
     points = [0] * n
     if rules.scoring == "winner_takes":
         points[winner] = sum(values)
@@ -69,10 +72,13 @@ def end_round(state: GameState, winner: int, out: list[Event]) -> None:
         "points": points,
         "scores": list(state.scores),
     }
+    if blocked:
+        result["blocked"] = True
     if rules.scoring == "lazy":
         result["loser"] = loser
     if rules.play_to_last:  # H-LAST: places in the order players went out; the last loses
-        order = state.places + [s for s in range(n) if s not in state.places]
+        rest = sorted((s for s in range(n) if s not in state.places), key=lambda s: values[s])
+        order = state.places + rest
         result["order"] = order
         result["loser"] = order[-1]
     state.last_round = result

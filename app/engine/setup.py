@@ -102,6 +102,7 @@ def start_round(state: GameState, out: list[Event], deal: RiggedDeal | None = No
     state.out = [False] * n
     state.places = []
     state.refills = [0] * n
+    state.positions = {}
     state.silence_by = state.silence_color = state.silence_since = -1
     if deal is None:
         pile = build_deck(rules.deck)

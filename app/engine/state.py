@@ -72,10 +72,11 @@ class GameState:
     last_round: dict[str, Any] | None = None
     match_result: dict[str, Any] | None = None
     version: int = 0  # commands applied so far
+    positions: dict[int, int] = field(default_factory=dict)  # blocked table: position -> seen
     turns_started: int = 0  # waits announced so far: each new one re-arms the turn timer
 
 
-_SIMPLE = ("rules", "rng", "pending", "slap", "catchable", "catch_open_ms")
+_SIMPLE = ("rules", "rng", "pending", "slap", "catchable", "catch_open_ms", "positions")
 
 
 def snapshot(state: GameState) -> dict[str, Any]:
@@ -97,6 +98,7 @@ def snapshot(state: GameState) -> dict[str, Any]:
     out["pending"] = _pending_dict(state.pending)
     out["slap"] = _pending_dict(state.slap)
     out["catchable"] = [[k, v] for k, v in state.catchable.items()]
+    out["positions"] = [[k, v] for k, v in state.positions.items()]
     out["catch_open_ms"] = [[k, v] for k, v in state.catch_open_ms.items()]
     return out
 
@@ -117,5 +119,6 @@ def restore(data: dict[str, Any]) -> GameState:
     state.pending = None if data["pending"] is None else Pending(**data["pending"])
     state.slap = None if data["slap"] is None else Pending(**data["slap"])
     state.catchable = {int(k): int(v) for k, v in data["catchable"]}
+    state.positions = {int(k): int(v) for k, v in data.get("positions", [])}
     state.catch_open_ms = {int(k): int(v) for k, v in data["catch_open_ms"]}
     return state

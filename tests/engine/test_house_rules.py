@@ -6,6 +6,7 @@ import pytest
 
 from app.engine import RuleError, parse_card
 from app.engine.commands import Play, Timeout
+from app.engine.events import Event
 
 from .helpers import act, assert_conserved, counts, hand, rigged, seen_by
 
@@ -408,3 +409,21 @@ def test_interaction_a_misplay_during_a_stack_costs_cards_and_the_stack_is_still
     act(game, 0, "play", card="R+2")
     act(game, 1, "play", card="B7")
     assert counts(game)[1] == 3 and game.view(None)["pending"]["seat"] == 1
+
+
+def test_blocked_table_a_position_that_comes_back_a_third_time_ends_the_round() -> None:
+    game, _ = rigged(
+        [["Y1", "G1"], ["Y2", "G9"]], "R5", draw_until_playable=True, must_play_drawn=True
+    )
+    state = game.state
+    state.draw_pile, state.discard = [], [parse_card("BR"), parse_card("RR")]
+    events: list[Event] = []
+    for reverse in ["BR", "RR", "BR", "RR", "BR", "RR"]:
+        for message, fields in (("draw", {}), ("play", {"card": reverse})):
+            if game.phase == "playing":  # draw the other Reverse: it must be played
+                events += act(game, 0, message, **fields)
+    kinds = [e.kind for e in events]
+    assert "blocked" in kinds
+    over = seen_by(events, None, "round_over")[0]
+    assert over["blocked"] is True and over["winner"] == 0
+    assert over["points"] == [11, 0]  # the lowest hand wins and scores the other hand
