@@ -15,12 +15,15 @@ from app.engine.commands import (
     CallUno,
     Catch,
     Challenge,
+    Chat,
     ChooseColor,
     Command,
     Draw,
+    Give,
     Keep,
     NextRound,
     Play,
+    Slap,
     Timeout,
 )
 
@@ -62,7 +65,7 @@ class TableMachine(RuleBasedStateMachine):
     @rule(
         seat=st.integers(0, 9),
         kind=st.sampled_from(
-            [Draw(), Keep(), CallUno(), Challenge(), Accept(), NextRound(), Timeout()]
+            [Draw(), Keep(), CallUno(), Challenge(), Accept(), NextRound(), Timeout(), Slap()]
         ),
     )
     def anyone_sends_a_simple_command(self, seat: int, kind: Command) -> None:
@@ -76,6 +79,14 @@ class TableMachine(RuleBasedStateMachine):
     @rule(seat=st.integers(0, 9), color=st.sampled_from(COLORS))
     def anyone_chooses_a_color(self, seat: int, color: int) -> None:
         self._send(seat % self.game.state.players, ChooseColor(color))
+
+    @rule(seat=st.integers(0, 9), card=st.integers(0, 58))
+    def anyone_gives_any_card(self, seat: int, card: int) -> None:
+        self._send(seat % self.game.state.players, Give(card))
+
+    @rule(seat=st.integers(0, 9), text=st.sampled_from(["hi", "gg", "uno!"]))
+    def anyone_chats(self, seat: int, text: str) -> None:
+        self._send(seat % self.game.state.players, Chat(text))
 
     @rule(ms=st.integers(0, 60_000))
     def time_passes(self, ms: int) -> None:
