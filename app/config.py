@@ -13,7 +13,10 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="UNO_")
 
     database_url: str = "sqlite+aiosqlite:///./uno.db"
-    redis_url: str | None = None
+    redis_url: str | None = None  # set: many workers share rooms through Redis leases
+    redis_prefix: str = "uno:"  # namespaces keys and channels: one per deployment
+    lease_seconds: float = 5.0  # a dead worker's rooms move to another worker after this
+    worker_id: str | None = None  # default: host name and process id
     testing: bool = False
     host: str = "127.0.0.1"
     port: int = 8000

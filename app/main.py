@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -15,9 +17,11 @@ from fastapi.staticfiles import StaticFiles
 from app.api import errors, health, history, rooms, ws
 from app.api.deps import Services
 from app.api.limits import KeyedRateLimiter
-from app.bus import InProcessBus
+from app.bus import Bus, InProcessBus
 from app.config import Settings, get_settings
 from app.rooms import Hub, RoomRegistry
+from app.rooms.hub import CLOSE_RELOAD
+from app.rooms.ownership import FencedStore, Ownership
 from app.rooms.recorder import MatchRecorder, NoRecorder
 from app.rooms.serial_store import SerialWrites
 from app.store.base import RoomStore
@@ -54,20 +58,43 @@ async def open_storage(settings: Settings) -> Storage:
     return Storage(rooms, HistoryRecorder(history), history, engine)
 
 
+async def open_cluster(settings: Settings) -> tuple[Bus, Ownership | None]:
+    """``UNO_REDIS_URL`` set: room leases in Redis (many workers); else the in-process bus."""
+    if not settings.redis_url:
+        return InProcessBus(), None
+    from app.bus.leased import LeasedBus  # noqa: PLC0415 (Redis only)
+    from app.bus.redis_bus import RedisBus  # noqa: PLC0415
+
+    redis = RedisBus(settings.redis_url, prefix=settings.redis_prefix)
+    await redis.start()
+    worker = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}"
+    log.info("worker %s: rooms shared through Redis leases (%.1f s)", worker,
+             settings.lease_seconds)
+    return LeasedBus(redis), Ownership(redis, worker, settings.lease_seconds)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
     @asynccontextmanager
     async def lifespan(application: FastAPI) -> AsyncIterator[None]:
-        if settings.redis_url:
-            log.warning("UNO_REDIS_URL is set but this build runs the in-process bus: one worker")
         storage = await open_storage(settings)
         store = storage.rooms
         application.state.history = storage.history  # app/api/history.py reads it
-        bus = InProcessBus()
+        bus, ownership = await open_cluster(settings)
+        if ownership is not None:
+            store = FencedStore(store, ownership)
         hub = Hub(bus)
         registry = RoomRegistry(store, bus, settings, recorder=storage.recorder)
         registry.spectators = hub.spectators
+        registry.ownership = ownership
+        if ownership is not None:
+
+            async def lease_lost(code: str) -> None:
+                await registry.drop(code)
+                hub.close_room(code, CLOSE_RELOAD, "the room moved to another worker: reconnect")
+
+            ownership.run(lease_lost)
         application.state.services = Services(
             settings, store, bus, registry, hub,
             KeyedRateLimiter(settings.unknown_code_rate, 60.0),
@@ -78,6 +105,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await registry.close()
+            if ownership is not None:
+                await ownership.close()  # hand the rooms over now, not after the TTL
             await bus.close()
             if storage.engine is not None:
                 await storage.engine.dispose()

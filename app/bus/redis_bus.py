@@ -52,6 +52,7 @@ if owner == ARGV[1] then
 end
 if owner then return false end
 local gen = redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], 604800000)  -- a week: counters of long-gone rooms go away
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'gen', gen)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return gen

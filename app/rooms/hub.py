@@ -64,6 +64,11 @@ class Hub:
             del self._viewers[code]
             self._unsubscribe.pop(code)()
 
+    def close_room(self, code: str, close: int, reason: str) -> None:
+        """Close this worker's sockets of room ``code`` (it no longer runs the room here)."""
+        for viewer in list(self._viewers.get(code, ())):
+            viewer.close(close, reason)
+
     def count(self, code: str | None = None) -> int:
         if code is not None:
             return len(self._viewers.get(code, ()))

@@ -17,6 +17,7 @@ from .codes import new_room_code, new_token, normalize_code, token_hash
 from .errors import RoomError
 from .lobby import clean_name
 from .meta import RoomMeta, SeatInfo
+from .ownership import Ownership
 from .recorder import MatchRecorder, NoRecorder
 from .replay import rebuild
 from .room import Clock, Room, wall_clock_ms
@@ -42,6 +43,9 @@ class RoomRegistry:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.spectators: Any = None  # set by the app: code -> spectator count
+        # Many workers (UNO_REDIS_URL): a room runs only on the holder of its lease.
+        self.ownership: Ownership | None = None
+        self._releasing: set[asyncio.Task[None]] = set()
 
     async def create(
         self,
@@ -91,8 +95,11 @@ class RoomRegistry:
                 continue
             meta.code = code
             try:
+                if self.ownership is not None:
+                    await self.ownership.claim(code)
                 await self.store.create_room(code, meta.to_dict())
-            except StoreError:
+            except (StoreError, RoomError):
+                await self._release(code)
                 continue  # taken by another worker meanwhile
             self._run(Room(meta, self.store, self.bus, self.settings, self.clock,
                            recorder=self.recorder))
@@ -124,7 +131,14 @@ class RoomRegistry:
     async def _load(self, code: str) -> Room | None:
         stored = await self.store.load_room(code)
         if stored is None:
-            return None
+            return None  # unknown codes take no lease
+        if self.ownership is not None:
+            await self.ownership.claim(code)  # RoomError 503: another worker runs it
+            # Read again under the lease: the previous owner may have written meanwhile.
+            stored = await self.store.load_room(code)
+            if stored is None:
+                await self._release(code)
+                return None
         try:
             room = rebuild(stored, self.store, self.bus, self.settings, self.clock)
             room.recorder = self.recorder
@@ -162,6 +176,20 @@ class RoomRegistry:
             room.on_stop = None
             await room.stop()
 
+    async def drop(self, code: str) -> None:
+        """Stop running room ``code`` here without touching the store (its lease is gone)."""
+        room = self.rooms.pop(code, None)
+        if room is not None:
+            room.on_stop = None
+            await room.stop()
+
+    async def _release(self, code: str) -> None:
+        if self.ownership is not None:
+            try:
+                await self.ownership.release(code)
+            except Exception as exc:  # the lease's TTL ends it anyway
+                log.warning("room %s: lease not released (%r)", code, exc)
+
     def _spectators(self, code: str) -> int:
         return int(self.spectators(code)) if self.spectators is not None else 0
 
@@ -173,3 +201,7 @@ class RoomRegistry:
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            if self.ownership is not None:
+                task = asyncio.create_task(self._release(room.code))
+                self._releasing.add(task)
+                task.add_done_callback(self._releasing.discard)

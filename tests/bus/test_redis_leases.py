@@ -1,0 +1,86 @@
+"""Room ownership on Redis leases: one worker runs a room; a worker that lost the lease writes
+nothing to the store (every write is fenced)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from app.bus.redis_bus import RedisBus
+from app.rooms.errors import RoomError
+from app.rooms.ownership import FencedStore, LeaseLost, Ownership
+from app.store.base import RoomRecord
+from app.store.memory import MemoryRoomStore
+from tests.services import redis_url
+
+
+@pytest.fixture
+async def bus() -> AsyncIterator[RedisBus]:
+    redis = RedisBus(redis_url(), prefix=f"test:{uuid.uuid4().hex[:12]}:")
+    try:
+        yield redis
+    finally:
+        async with asyncio.timeout(10):
+            await redis.close()
+
+
+def record(seq: int) -> RoomRecord:
+    return RoomRecord(seq, 0, {"type": "draw"}, 0, [])
+
+
+async def test_a_room_claimed_by_one_worker_is_refused_to_another(bus: RedisBus) -> None:
+    one, two = Ownership(bus, "w1", 5), Ownership(bus, "w2", 5)
+    async with asyncio.timeout(5):
+        await one.claim("ABCD")
+        with pytest.raises(RoomError) as refused:
+            await two.claim("ABCD")
+        assert refused.value.status == 503
+        await one.release("ABCD")
+        await two.claim("ABCD")
+
+
+async def test_a_worker_whose_lease_lapsed_and_moved_on_cannot_write_the_room(
+    bus: RedisBus,
+) -> None:
+    stale, fresh = Ownership(bus, "w1", 0.05), Ownership(bus, "w2", 5)
+    shared = MemoryRoomStore()
+    stale_store, fresh_store = FencedStore(shared, stale), FencedStore(shared, fresh)
+    async with asyncio.timeout(5):
+        await stale.claim("ABCD")
+        await stale_store.create_room("ABCD", {"code": "ABCD"})
+        await stale_store.append("ABCD", record(1), None)
+        await asyncio.sleep(0.15)  # frozen past its lease
+        await fresh.claim("ABCD")
+        await fresh_store.append("ABCD", record(2), None)
+        with pytest.raises(LeaseLost):
+            await stale_store.append("ABCD", record(3), None)
+        with pytest.raises(LeaseLost):
+            await stale.check("ABCD")
+        stored = await shared.load_room("ABCD")
+        assert stored is not None
+        assert [r.seq for r in stored.records] == [1, 2]
+
+
+async def test_the_renewer_keeps_a_lease_alive_and_reports_one_it_lost(bus: RedisBus) -> None:
+    mine = Ownership(bus, "w1", 1.0)
+    lost: list[str] = []
+
+    async def on_lost(code: str) -> None:
+        lost.append(code)
+
+    async with asyncio.timeout(5):
+        await mine.claim("KEEP")
+        await mine.claim("GONE")
+        mine.run(on_lost)
+        try:
+            await bus.release("room:GONE", "w1")  # as if it had lapsed
+            await Ownership(bus, "w2", 5).claim("GONE")
+            await asyncio.sleep(1.5)  # past the TTL: only renewal keeps KEEP
+            assert lost == ["GONE"]
+            assert await bus.lease_holder("room:KEEP") == ("w1", mine.generations["KEEP"])
+        finally:
+            await mine.close()
+        assert await bus.lease_holder("room:KEEP") is None  # handed over on shutdown
