@@ -20,7 +20,8 @@ from app.api.limits import KeyedRateLimiter
 from app.bus import Bus, InProcessBus
 from app.config import Settings, get_settings
 from app.rooms import Hub, RoomRegistry
-from app.rooms.hub import CLOSE_RELOAD
+from app.rooms.forwarding import Forwarder
+from app.rooms.hub import CLOSE_RELOAD, room_topic
 from app.rooms.ownership import FencedStore, Ownership
 from app.rooms.recorder import MatchRecorder, NoRecorder
 from app.rooms.serial_store import SerialWrites
@@ -70,7 +71,17 @@ async def open_cluster(settings: Settings) -> tuple[Bus, Ownership | None]:
     worker = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}"
     log.info("worker %s: rooms shared through Redis leases (%.1f s)", worker,
              settings.lease_seconds)
-    return LeasedBus(redis), Ownership(redis, worker, settings.lease_seconds)
+    return LeasedBus(redis, worker), Ownership(redis, worker, settings.lease_seconds)
+
+
+async def hand_over(bus: Bus, codes: list[str]) -> None:
+    """Graceful shutdown: every socket of these rooms, on any worker, reconnects (close 1012)
+    and resumes on a worker that takes the room over."""
+    for code in codes:
+        try:
+            await bus.publish(room_topic(code), {"control": "moved"})
+        except Exception as exc:  # Redis away: the sockets notice on their next command
+            log.warning("room %s: hand-over not announced (%r)", code, exc)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -95,6 +106,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 hub.close_room(code, CLOSE_RELOAD, "the room moved to another worker: reconnect")
 
             ownership.run(lease_lost)
+            forwarder = registry.forwarder = Forwarder(ownership.bus, ownership, registry)
+            forwarder.start()
         application.state.services = Services(
             settings, store, bus, registry, hub,
             KeyedRateLimiter(settings.unknown_code_rate, 60.0),
@@ -104,9 +117,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            if registry.forwarder is not None:
+                await registry.forwarder.close()
+            owned = list(registry.rooms)
             await registry.close()
             if ownership is not None:
                 await ownership.close()  # hand the rooms over now, not after the TTL
+                await hand_over(bus, owned)
             await bus.close()
             if storage.engine is not None:
                 await storage.engine.dispose()

@@ -1,23 +1,48 @@
-"""The bus of a worker in a Redis cluster: room events stay in this worker, leases and
+"""The bus of a worker in a Redis cluster: every message goes to this worker's subscribers at
+once (in order, as with one worker) and to the other workers through Redis pub/sub; leases and
 readiness come from Redis.
 
-A room's engine runs on the holder of its lease (app/rooms/ownership.py), and for now a room's
-sockets are served by that same worker (a socket that lands elsewhere is told to try again), so
-events never need to leave the worker: in-process delivery keeps their order and timing exactly
-as with one worker. Forwarding commands and events between workers over ``RedisBus`` pub/sub is
-the next step (issue 6).
+A room's owner publishes its events here: its own sockets get them synchronously, and every
+other worker holding sockets for the room gets them from its Redis listener, in the same order.
+Messages come back to their sender through Redis too: those are dropped (tagged with the worker).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from .base import Handler, Unsubscribe
 from .memory import InProcessBus
 from .redis_bus import RedisBus
 
 
 class LeasedBus(InProcessBus):
-    def __init__(self, redis: RedisBus) -> None:
+    def __init__(self, redis: RedisBus, worker: str) -> None:
         super().__init__()
         self.redis = redis
+        self.worker = worker
+
+    async def publish(self, topic: str, message: dict[str, Any]) -> None:
+        await super().publish(topic, message)
+        # A room closing here (unloaded, failed, lease lost) closes this worker's sockets only:
+        # the room goes on elsewhere, whose owner says "moved" to everyone when it takes over.
+        if message.get("control") != "closed":
+            await self.redis.publish(topic, {"from": self.worker, "m": message})
+
+    def subscribe(self, topic: str, handler: Handler) -> Unsubscribe:
+        local = super().subscribe(topic, handler)
+
+        def from_others(envelope: dict[str, Any]) -> None:
+            if envelope.get("from") != self.worker:
+                handler(envelope["m"])
+
+        remote = self.redis.subscribe(topic, from_others)
+
+        def unsubscribe() -> None:
+            local()
+            remote()
+
+        return unsubscribe
 
     async def acquire(self, key: str, owner: str, ttl_seconds: float) -> bool:
         return await self.redis.acquire(key, owner, ttl_seconds)

@@ -26,6 +26,7 @@ import contextlib
 import json
 import logging
 import random
+import uuid
 from typing import Any
 
 import redis.asyncio as redis
@@ -104,6 +105,7 @@ class RedisBus:
         self._pubsub: PubSub | None = None
         self._listener: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[None]] = set()
+        self._probes: dict[str, asyncio.Future[None]] = {}
         self._take = self._redis.register_script(_TAKE)
         self._renew = self._redis.register_script(_RENEW)
         self._release = self._redis.register_script(_RELEASE)
@@ -164,6 +166,21 @@ class RedisBus:
         """Wait until every subscribe/unsubscribe asked for so far has been sent to Redis."""
         while self._pending:
             await asyncio.gather(*self._pending, return_exceptions=True)
+
+    async def ready(self, topic: str, timeout: float = 5.0) -> None:
+        """Return once this worker's listener receives ``topic``: a message published on it
+        from now on reaches the subscribers here (TimeoutError if Redis is away)."""
+        await self.settled()
+        token = uuid.uuid4().hex
+        arrived = asyncio.get_running_loop().create_future()
+        self._probes[token] = arrived
+        try:
+            async with asyncio.timeout(timeout):
+                while not arrived.done():
+                    await self._redis.publish(self._channel(topic), json.dumps({"_probe": token}))
+                    await asyncio.wait({arrived}, timeout=0.5)
+        finally:
+            self._probes.pop(token, None)
 
     def subscriber_count(self, topic: str) -> int:
         return len(self._subscribers.get(topic, ()))
@@ -265,6 +282,11 @@ class RedisBus:
             data = json.loads(message["data"])
         except ValueError:
             log.warning("redis bus: a message on %s is not JSON", channel)
+            return
+        if isinstance(data, dict) and "_probe" in data:  # see ``ready``; not for subscribers
+            probe = self._probes.get(data["_probe"])
+            if probe is not None and not probe.done():
+                probe.set_result(None)
             return
         for handler in list(self._subscribers.get(topic, ())):
             try:

@@ -93,6 +93,9 @@ class Hub:
             for viewer in list(viewers):
                 if viewer.token_hash == message["token_hash"]:
                     viewer.close(CLOSE_KICKED, "removed from the table by the host")
+        elif control == "moved":  # another worker took the room over: resume there
+            for viewer in list(viewers):
+                viewer.close(CLOSE_RELOAD, "the room moved to another worker: reconnect")
         elif control == "closed":
             for viewer in list(viewers):
                 viewer.close(message.get("close", CLOSE_ROOM_GONE), message.get("reason", ""))

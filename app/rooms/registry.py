@@ -15,6 +15,8 @@ from app.store.errors import StoreError
 
 from .codes import new_room_code, new_token, normalize_code, token_hash
 from .errors import RoomError
+from .forwarding import Forwarder, RemoteRoom
+from .hub import room_topic
 from .lobby import clean_name
 from .meta import RoomMeta, SeatInfo
 from .ownership import Ownership
@@ -45,6 +47,7 @@ class RoomRegistry:
         self.spectators: Any = None  # set by the app: code -> spectator count
         # Many workers (UNO_REDIS_URL): a room runs only on the holder of its lease.
         self.ownership: Ownership | None = None
+        self.forwarder: Forwarder | None = None  # set: rooms run elsewhere are forwarded to
         self._releasing: set[asyncio.Task[None]] = set()
 
     async def create(
@@ -133,7 +136,13 @@ class RoomRegistry:
         if stored is None:
             return None  # unknown codes take no lease
         if self.ownership is not None:
-            await self.ownership.claim(code)  # RoomError 503: another worker runs it
+            try:
+                await self.ownership.claim(code)
+            except RoomError:
+                if self.forwarder is None:
+                    raise  # 503: another worker runs it
+                return RemoteRoom(self.forwarder, RoomMeta.from_dict(stored.meta), self.store,
+                                  self.bus, self.settings, self.clock)
             # Read again under the lease: the previous owner may have written meanwhile.
             stored = await self.store.load_room(code)
             if stored is None:
@@ -146,6 +155,9 @@ class RoomRegistry:
             log.exception("room %s cannot be rebuilt from the store", code)
             raise RoomError("unavailable", f"room {code} cannot be restored", 503) from None
         self._run(room)
+        if self.ownership is not None:
+            # Sockets elsewhere were seated by the previous owner: they reconnect and resume.
+            await self.bus.publish(room_topic(code), {"control": "moved"})
         return room
 
     async def recover(self) -> int:
@@ -153,7 +165,8 @@ class RoomRegistry:
         count = 0
         for code in await self.store.open_rooms():
             try:
-                if await self.get(code) is not None:
+                room = await self.get(code)
+                if room is not None and not isinstance(room, RemoteRoom):
                     count += 1
             except RoomError:
                 continue

@@ -1,10 +1,11 @@
 """Several real uvicorn workers sharing one Postgres database and one Redis, for cluster tests.
 
-    async with running_cluster("uno_test_cluster", workers=3) as cluster:
-        cluster.workers[0].http_url ...
-        cluster.workers[0].stop(kill=True)      # kill -9
-        cluster.freeze(1) / cluster.thaw(1)     # SIGSTOP / SIGCONT
-        await cluster.lease_holder(code)        # ("w2", generation) or None
+    with running_workers("uno_test_cluster", workers=3) as processes:   # once per module
+        async with cluster_of(processes) as cluster:                      # once per test
+            cluster.workers[0].http_url ...
+            cluster.workers[0].stop(kill=True)      # kill -9 (started again for the next test)
+            cluster.freeze(1) / cluster.thaw(1)     # SIGSTOP / SIGCONT
+            await cluster.lease_holder(code)        # ("w2", generation) or None
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import signal
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 
 from app.bus.redis_bus import RedisBus
 from tests.server_fixture import ServerProcess, test_env
@@ -22,9 +25,16 @@ from tests.services import drop_postgres_database, fresh_postgres_database, redi
 LEASE_SECONDS = 1.5  # short, so that failover tests are quick
 
 
+@dataclass
+class Workers:
+    processes: list[ServerProcess]
+    redis_url: str
+    prefix: str
+
+
 class Cluster:
-    def __init__(self, workers: list[ServerProcess], redis: RedisBus) -> None:
-        self.workers = workers
+    def __init__(self, workers: Workers, redis: RedisBus) -> None:
+        self.workers = workers.processes
         self.redis = redis
 
     def freeze(self, index: int) -> None:
@@ -41,9 +51,9 @@ class Cluster:
         return await self.redis.lease_holder(f"room:{code}")
 
 
-@asynccontextmanager
-async def running_cluster(database: str, workers: int = 3) -> AsyncIterator[Cluster]:
-    url = await fresh_postgres_database(database)
+@contextmanager
+def running_workers(database: str, workers: int = 3) -> Iterator[Workers]:
+    url = asyncio.run(fresh_postgres_database(database))
     redis = redis_url()
     prefix = f"test:{uuid.uuid4().hex[:12]}:"
     processes = [
@@ -56,16 +66,31 @@ async def running_cluster(database: str, workers: int = 3) -> AsyncIterator[Clus
         ))
         for i in range(workers)
     ]
-    bus = RedisBus(redis, prefix=prefix)
-    cluster = Cluster(processes, bus)
     try:
-        for process in processes:  # one after the other: the first one migrates the database
+        processes[0].start()  # the first one migrates the database
+        with ThreadPoolExecutor(len(processes)) as pool:
+            list(pool.map(lambda p: p.start(), processes[1:]))
+        yield Workers(processes, redis, prefix)
+    finally:
+        for process in processes:
+            if process.process is not None and process.process.poll() is None:
+                process.process.send_signal(signal.SIGCONT)  # a stopped one would not see TERM
+            process.stop()
+        asyncio.run(drop_postgres_database(database))
+
+
+@asynccontextmanager
+async def cluster_of(workers: Workers) -> AsyncIterator[Cluster]:
+    """The module's workers, every one running (a worker a test killed is started again)."""
+    for process in workers.processes:
+        if process.process is None or process.process.poll() is not None:
             await asyncio.to_thread(process.start)
+    bus = RedisBus(workers.redis_url, prefix=workers.prefix)
+    cluster = Cluster(workers, bus)
+    try:
         yield cluster
     finally:
-        for index, process in enumerate(processes):
-            cluster.thaw(index)  # a stopped process would not see SIGTERM
-            await asyncio.to_thread(process.stop)
+        for index in range(len(cluster.workers)):
+            cluster.thaw(index)
         async with asyncio.timeout(10):
             await bus.close()
-            await drop_postgres_database(database)

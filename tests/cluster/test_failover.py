@@ -1,88 +1,138 @@
-"""Many workers on one Postgres and one Redis: exactly one worker runs a room (the holder of its
-lease); when it is killed another worker rebuilds the room from the database and the match goes
-on with every acknowledged move; a worker frozen past its lease never acts as a second owner."""
+"""Many workers on one Postgres and one Redis: players spread over every worker play one table
+(commands reach the room's owner, events reach every socket); when the owner is killed another
+worker rebuilds the room from the database and the match goes on with every acknowledged move;
+a worker frozen past its lease never acts as a second owner."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 
+import httpx
 import pytest
 
-from tests.rooms.client import Client, connect, make_table
+from tests.rooms.client import TIMEOUT, Client, connect, make_table
 from tests.rooms.scripted import play_until_round_over
 from tests.rooms.test_commands import deal
 from tests.server_fixture import ServerProcess
 
-from .cluster import LEASE_SECONDS, Cluster, running_cluster
+from .cluster import LEASE_SECONDS, Cluster, Workers, cluster_of, running_workers
 
 HANDS = [
     ["R1", "R2", "G5", "Y3", "B4"],
     ["R6", "G7", "B2", "R3", "G9"],
+    ["R7", "G3", "Y4", "B4", "R8"],
 ]
 RULES = {"turn_seconds": 0, "target": 1, "deck": "classic"}
 TABLE_PARTS = ("phase", "turn", "direction", "top", "color", "draw_pile", "discard_pile",
                "pending", "you", "host", "match", "round")
 CLOSE_TRY_LATER = 1013
+CLOSE_RELOAD = 1012
 
 
-@pytest.fixture
-async def cluster() -> AsyncIterator[Cluster]:
-    async with asyncio.timeout(60), running_cluster("uno_test_cluster") as running:
+@pytest.fixture(scope="module")
+def workers() -> Iterator[Workers]:
+    # A database of its own: two test runs on one machine must not share it.
+    with running_workers(f"uno_test_cluster_{uuid.uuid4().hex[:8]}") as running:
         yield running
 
 
+@pytest.fixture
+async def cluster(workers: Workers) -> AsyncIterator[Cluster]:
+    async with asyncio.timeout(60), cluster_of(workers) as running:
+        yield running
+
+
+async def spread_table(cluster: Cluster) -> tuple[str, list[str], list[Client]]:
+    """A room made on worker 0 with seat ``i`` joined and connected through worker ``i``."""
+    workers = cluster.workers
+    async with httpx.AsyncClient(timeout=TIMEOUT) as http:
+        made = await http.post(f"{workers[0].http_url}/api/rooms", json={
+            "name": "Ann", "seed": 31, "rules": RULES, "deal": deal(HANDS, dealer=2)})
+        assert made.status_code == 201, made.text
+        code, tokens = made.json()["code"], [made.json()["token"]]
+        for index, name in ((1, "Bob"), (2, "Cid")):
+            joined = await http.post(f"{workers[index].http_url}/api/rooms/{code}/join",
+                                     json={"name": name})
+            assert joined.status_code == 200, joined.text
+            tokens.append(joined.json()["token"])
+    players = []
+    for seat, token in enumerate(tokens):
+        client = await connect(workers[seat], code, token, seat)
+        await client.wait_for(lambda f: f["type"] == "state")
+        players.append(client)
+    return code, tokens, players
+
+
 async def resume(server: ServerProcess, code: str, token: str, seat: int, since: int,
-                 seconds: float = 4 * LEASE_SECONDS + 5) -> Client:
-    """Connect to ``server`` with ``since``, again and again while it says "try later" (the
-    room's lease has not lapsed yet); the client once its first frame has arrived."""
+                 seconds: float = 25.0) -> Client:
+    """Connect to ``server`` with ``since``, again while it says "try later" or "reconnect"
+    (the room is between owners); the client once its first frame has arrived."""
     async with asyncio.timeout(seconds):
         while True:
             client = await connect(server, code, token, seat, since)
             try:
-                await client.wait_for(lambda f: True)
+                await client.wait_for(lambda f: True, 2 * TIMEOUT)
                 return client
             except AssertionError:
-                assert client.closed is not None and client.closed[0] == CLOSE_TRY_LATER, (
-                    client.closed)
+                assert client.closed is not None and client.closed[0] in (
+                    CLOSE_TRY_LATER, CLOSE_RELOAD), client.closed
                 await asyncio.sleep(0.1)
+
+
+async def test_players_on_three_workers_play_a_full_match_and_see_only_their_own_hands(
+    cluster: Cluster,
+) -> None:
+    code, _, players = await spread_table(cluster)
+    ann, bob, cid = players
+    await ann.ok("start")
+    await ann.ok("play", card="R1")
+    await bob.ok("play", card="R6")  # through worker 1, to the owner on worker 0
+    played = await cid.event("played", seat=1)  # worker 2 gets the owner's events
+    assert played["card"] == "R6"
+    for client in players:
+        state = await client.state()
+        assert state["you"]["seat"] == client.seat
+        assert all("hand" not in seat for seat in state["seats"])  # others: counts only
+    assert (await cluster.lease_holder(code) or ("",))[0] == "w0"
+    await play_until_round_over(players)
+    for client in players:
+        assert (await client.event("match_over"))["kind"] == "match_over"
+        await client.close()
 
 
 async def test_a_killed_owner_loses_no_acknowledged_move_and_the_match_finishes_elsewhere(
     cluster: Cluster,
 ) -> None:
-    first, second, third = cluster.workers
-    table = await make_table(first, ["Ann", "Bob"], seed=21, rules=RULES,
-                             deal=deal(HANDS, dealer=1))
-    ann, bob = table.players
+    code, tokens, players = await spread_table(cluster)
+    ann, bob, cid = players
     await ann.ok("start")
     await ann.ok("play", card="R1")
     await bob.ok("play", card="R6")
-    assert (await cluster.lease_holder(table.code) or ("",))[0] == "w0"
-    before = {c.seat: await c.state() for c in (ann, bob)}
-    seen = {c.seat: c.last_seq for c in (ann, bob)}
+    await cid.ok("play", card="R7")
+    before = {c.seat: await c.state() for c in players}
+    seen = {c.seat: c.last_seq for c in players}
 
-    # While the owner lives, another worker refuses to run the room a second time.
-    other = await connect(third, table.code, table.tokens[0], 0)
-    assert (await other.wait_closed())[0] == CLOSE_TRY_LATER
-
-    first.stop(kill=True)
-    for client in (ann, bob):
-        await client.wait_closed()
-    ann = await resume(second, table.code, table.tokens[0], 0, seen[0])
-    refused = await connect(third, table.code, table.tokens[1], 1, seen[1])  # w1 owns it now
-    assert (await refused.wait_closed())[0] == CLOSE_TRY_LATER
-    bob = await resume(second, table.code, table.tokens[1], 1, seen[1])
-    assert (await cluster.lease_holder(table.code) or ("",))[0] == "w1"
-    for client in (ann, bob):
+    cluster.workers[0].stop(kill=True)  # the owner, and Ann's socket with it
+    await ann.wait_closed()
+    ann = await resume(cluster.workers[1], code, tokens[0], 0, seen[0])
+    # Taking the room over tells every other socket to resume from the new owner.
+    for old in (bob, cid):
+        assert (await old.wait_closed(3 * TIMEOUT))[0] == CLOSE_RELOAD
+    bob = await resume(cluster.workers[1], code, tokens[1], 1, seen[1])
+    cid = await resume(cluster.workers[2], code, tokens[2], 2, seen[2])
+    assert (await cluster.lease_holder(code) or ("",))[0] == "w1"
+    players = [ann, bob, cid]
+    for client in players:
         assert client.seat is not None
         after = await client.state()
         assert {k: after[k] for k in TABLE_PARTS} == {
             k: before[client.seat][k] for k in TABLE_PARTS}
-    await play_until_round_over([ann, bob])
-    assert (await ann.event("match_over"))["kind"] == "match_over"
-    await ann.close()
-    await bob.close()
+    await play_until_round_over(players)
+    assert (await cid.event("match_over"))["kind"] == "match_over"
+    for client in players:
+        await client.close()
 
 
 async def test_a_worker_frozen_past_its_lease_never_acts_as_a_second_owner(
@@ -90,7 +140,7 @@ async def test_a_worker_frozen_past_its_lease_never_acts_as_a_second_owner(
 ) -> None:
     first, second, _ = cluster.workers
     table = await make_table(first, ["Ann", "Bob"], seed=22, rules=RULES,
-                             deal=deal(HANDS, dealer=1))
+                             deal=deal(HANDS[:2], dealer=1))
     ann, bob = table.players
     await ann.ok("start")
     seen = {c.seat: c.last_seq for c in (ann, bob)}
@@ -122,4 +172,29 @@ async def test_a_worker_frozen_past_its_lease_never_acts_as_a_second_owner(
     await play_until_round_over([new_ann, new_bob])
     assert (await new_ann.event("match_over"))["kind"] == "match_over"
     for client in (ann, bob, new_ann, new_bob):
+        await client.close()
+
+
+async def test_a_worker_shut_down_gracefully_hands_its_rooms_over_and_play_goes_on(
+    cluster: Cluster,
+) -> None:
+    code, tokens, players = await spread_table(cluster)
+    ann, bob, cid = players
+    await ann.ok("start")
+    await ann.ok("play", card="R1")
+    seen = {c.seat: c.last_seq for c in players}
+
+    await asyncio.to_thread(cluster.workers[0].stop)  # SIGTERM to the owner
+    # Every socket of the room, on any worker, is told to reconnect (1012) and resumes.
+    for old in players:
+        assert (await old.wait_closed(3 * TIMEOUT))[0] == CLOSE_RELOAD
+    ann = await resume(cluster.workers[2], code, tokens[0], 0, seen[0])
+    bob = await resume(cluster.workers[1], code, tokens[1], 1, seen[1])
+    cid = await resume(cluster.workers[2], code, tokens[2], 2, seen[2])
+    holder = await cluster.lease_holder(code)
+    assert holder is not None and holder[0] in ("w1", "w2")
+    await bob.ok("play", card="R6")
+    await play_until_round_over([ann, bob, cid])
+    assert (await bob.event("match_over"))["kind"] == "match_over"
+    for client in (ann, bob, cid):
         await client.close()

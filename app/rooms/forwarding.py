@@ -1,0 +1,277 @@
+"""Commands to the room's owner: a worker that holds a socket for a room run elsewhere forwards
+the socket's connect, sync, commands and disconnect (and HTTP joins) to the owner over Redis,
+and gets the answer back; the room's events reach it on the room topic (``LeasedBus``).
+
+    forwarder = Forwarder(redis_bus, ownership, registry)
+    forwarder.start()                      # listens on this worker's own topic
+    room = RemoteRoom(meta, forwarder, …)  # what the registry returns for a room run elsewhere
+
+A connect is forwarded only once this worker's listener receives the room topic, and the owner
+answers after publishing every earlier event: the answer and the events arrive in Redis order,
+so the socket's first frames and the events after them neither overlap nor leave a gap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from typing import TYPE_CHECKING, Any
+
+from app.bus.redis_bus import RedisBus
+from app.engine import EngineError
+
+from .errors import RoomError, RoomUnavailable
+from .hub import Viewer, room_topic
+from .items import Item
+from .ownership import Ownership, lease_key
+from .room import Room
+
+if TYPE_CHECKING:
+    from .registry import RoomRegistry
+
+log = logging.getLogger("uno.rooms")
+
+def worker_topic(worker: str) -> str:
+    return f"worker:{worker}"
+
+
+def _error_to_wire(exc: EngineError | RoomError) -> dict[str, Any]:
+    if isinstance(exc, RoomError):
+        return {"room": True, "code": exc.code, "message": exc.message, "status": exc.status}
+    return {"room": False, "code": exc.code, "message": exc.message}
+
+
+def _error_from_wire(data: dict[str, Any]) -> EngineError | RoomError:
+    if data.get("room"):
+        return RoomError(data["code"], data["message"], data.get("status", 409))
+    return EngineError(data["message"], data["code"])
+
+
+class RemoteViewer:
+    """On the owner: a socket held by another worker. Its frames travel in the call's answer
+    (first frames) and on the room topic (events); a close is sent back to its worker."""
+
+    def __init__(self, forwarder: Forwarder, worker: str, conn: str,
+                 token_hash: str | None) -> None:
+        self.forwarder = forwarder
+        self.worker = worker
+        self.conn = conn
+        self.seat: int | None = None
+        self.token_hash = token_hash
+        self.frames: list[str] = []
+        self.seq = 0
+
+    def deliver(self, seq: int, frame: str) -> None:
+        pass  # events reach the socket's worker on the room topic
+
+    def begin(self, frames: list[str], seq: int) -> None:
+        self.frames, self.seq = frames, seq
+
+    def close(self, code: int, reason: str) -> None:
+        self.forwarder.send_close(self.worker, self.conn, code, reason)
+
+
+class Forwarder:
+    def __init__(self, redis: RedisBus, ownership: Ownership, registry: RoomRegistry) -> None:
+        # An owner that does not answer within a lease is taken for dead: by then its lease
+        # has lapsed too, and the client's retry lets this worker take the room over.
+        self.call_seconds = max(1.0, ownership.ttl)
+        self.redis = redis
+        self.ownership = ownership
+        self.registry = registry
+        self.worker = ownership.worker
+        self._ids = itertools.count(1)
+        self._calls: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._remote: dict[tuple[str, str], RemoteViewer] = {}  # owner side
+        self._local: dict[str, Viewer] = {}  # socket side: conn id -> socket
+        self._keys: dict[int, str] = {}  # socket side: id(socket) -> conn id
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._unsubscribe: Any = None
+
+    def start(self) -> None:
+        self._unsubscribe = self.redis.subscribe(worker_topic(self.worker), self._on_message)
+
+    async def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        for task in list(self._tasks):
+            task.cancel()
+
+    # -- socket side ------------------------------------------------------------------------------
+
+    def conn_id(self, viewer: Viewer) -> str:
+        key = self._keys.get(id(viewer))
+        if key is None:
+            key = self._keys[id(viewer)] = f"c{next(self._ids)}"
+            self._local[key] = viewer
+        return key
+
+    def forget(self, viewer: Viewer) -> str | None:
+        key = self._keys.pop(id(viewer), None)
+        if key is not None:
+            self._local.pop(key, None)
+        return key
+
+    async def call(self, code: str, request: dict[str, Any]) -> Any:
+        """Run ``request`` on the owner of room ``code``; its result, or its error raised."""
+        holder = await self.redis.lease_holder(lease_key(code))
+        if holder is None or holder[0] == self.worker:
+            self._spawn(self._take_over(code))
+            raise RoomUnavailable("the room is moving to another worker; reconnect")
+        call = next(self._ids)
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._calls[call] = answer
+        try:
+            await self.redis.publish(worker_topic(holder[0]), {
+                "call": call, "from": self.worker, "code": code, **request})
+            async with asyncio.timeout(self.call_seconds):
+                reply = await answer
+        except TimeoutError:
+            self._spawn(self._take_over(code))
+            raise RoomUnavailable("the room's worker does not answer; reconnect") from None
+        finally:
+            self._calls.pop(call, None)
+        if "error" in reply:
+            raise _error_from_wire(reply["error"])
+        return reply.get("result")
+
+    async def _take_over(self, code: str) -> None:
+        """The owner is gone: run the room here if its lease is free (this tells every socket
+        of the room to reconnect and resume, see ``RoomRegistry._load``)."""
+        with contextlib.suppress(RoomError):
+            await self.registry.get(code)
+
+    def send_close(self, worker: str, conn: str, code: int, reason: str) -> None:
+        self._spawn(self.redis.publish(worker_topic(worker),
+                                       {"close": conn, "code": code, "reason": reason}))
+
+    # -- owner side --------------------------------------------------------------------------------
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        if "reply" in message:
+            answer = self._calls.get(message["reply"])
+            if answer is not None and not answer.done():
+                answer.set_result(message)
+        elif "call" in message:
+            self._spawn(self._serve(message))
+        elif "close" in message:
+            viewer = self._local.get(message["close"])
+            if viewer is not None:
+                viewer.close(message["code"], message["reason"])
+
+    async def _serve(self, message: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"reply": message["call"]}
+        try:
+            reply["result"] = await self._run(message)
+        except (EngineError, RoomError) as exc:
+            reply["error"] = _error_to_wire(exc)
+        except Exception:
+            log.exception("forwarded %s for room %s failed", message.get("kind"),
+                          message.get("code"))
+            reply["error"] = _error_to_wire(RoomUnavailable())
+        await self.redis.publish(worker_topic(message["from"]), reply)
+
+    async def _run(self, message: dict[str, Any]) -> Any:
+        code, kind = message["code"], message["kind"]
+        if code not in self.ownership.generations:
+            raise RoomUnavailable("the room is moving to another worker; reconnect")
+        room = await self.registry.get(code)
+        if room is None or isinstance(room, RemoteRoom):
+            raise RoomUnavailable("the room is moving to another worker; reconnect")
+        key = (message["from"], message.get("conn", ""))
+        if kind == "connect":
+            viewer = RemoteViewer(self, key[0], key[1], message.get("token_hash"))
+            seat = await room.ask(Item("connect", viewer=viewer, since=message.get("since")))
+            self._remote[key] = viewer
+            return {"seat": seat, "frames": viewer.frames, "seq": viewer.seq}
+        if kind == "sync":
+            viewer = self._remote.get(key) or RemoteViewer(self, key[0], key[1], None)
+            viewer.seat = message.get("seat")
+            await room.ask(Item("sync", viewer=viewer))
+            return {"frames": viewer.frames, "seq": viewer.seq}
+        if kind == "disconnect":
+            known = self._remote.pop(key, None)
+            if known is not None and not room.stopped:
+                room.inbox.put_nowait(Item("disconnect", viewer=known))
+            return None
+        if kind == "command":
+            return await room.ask(Item("command", seat=message.get("seat"),
+                                       message=message["message"]))
+        if kind == "join":
+            seat, token = await room.ask(Item("join", message=message["message"]))
+            return [seat, token]
+        raise RoomError("bad_message", f"unknown forwarded request {kind!r}")
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+class _ForwardedInbox(asyncio.Queue[Item]):
+    """The only inbox use from outside a room is a socket's disconnect: forward it."""
+
+    def __init__(self, room: RemoteRoom) -> None:
+        super().__init__()
+        self.room = room
+
+    def put_nowait(self, item: Item) -> None:
+        if item.kind == "disconnect" and item.viewer is not None:
+            self.room.forward_disconnect(item.viewer)
+
+
+class RemoteRoom(Room):
+    """A room run by another worker, as this worker's sockets and HTTP handlers see it."""
+
+    def __init__(self, forwarder: Forwarder, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.forwarder = forwarder
+        self.inbox = _ForwardedInbox(self)
+
+    def start(self) -> None:
+        pass  # the owner runs it
+
+    async def stop(self) -> None:
+        self.stopped = True
+
+    async def ask(self, item: Item) -> Any:
+        forwarder = self.forwarder
+        viewer = item.viewer
+        if item.kind == "connect" and viewer is not None:
+            # Events published from now on must reach this worker before the answer does.
+            try:
+                await forwarder.redis.ready(room_topic(self.code))
+            except TimeoutError:
+                raise RoomUnavailable("Redis does not answer; try again") from None
+            result = await forwarder.call(self.code, {
+                "kind": "connect", "conn": forwarder.conn_id(viewer),
+                "token_hash": viewer.token_hash, "since": item.since})
+            viewer.seat = result["seat"]
+            viewer.begin(result["frames"], result["seq"])
+            return result["seat"]
+        if item.kind == "sync" and viewer is not None:
+            result = await forwarder.call(self.code, {
+                "kind": "sync", "conn": forwarder.conn_id(viewer), "seat": viewer.seat})
+            viewer.begin(result["frames"], result["seq"])
+            return None
+        if item.kind == "command":
+            return await forwarder.call(self.code, {
+                "kind": "command", "seat": item.seat, "message": item.message})
+        if item.kind == "join":
+            seat, token = await forwarder.call(self.code, {"kind": "join",
+                                                           "message": item.message})
+            return seat, token
+        raise RoomError("bad_message", f"{item.kind!r} cannot be forwarded")
+
+    def forward_disconnect(self, viewer: Viewer) -> None:
+        conn = self.forwarder.forget(viewer)
+        if conn is not None:
+            self.forwarder._spawn(self._quietly(self.forwarder.call(
+                self.code, {"kind": "disconnect", "conn": conn})))
+
+    @staticmethod
+    async def _quietly(work: Any) -> None:
+        with contextlib.suppress(EngineError, RoomError):  # the owner is gone: nothing to tell
+            await work
