@@ -52,9 +52,10 @@ class Cluster:
 
 
 @contextmanager
-def running_workers(database: str, workers: int = 3) -> Iterator[Workers]:
+def running_workers(database: str, workers: int = 3, redis: str | None = None
+                    ) -> Iterator[Workers]:
     url = asyncio.run(fresh_postgres_database(database))
-    redis = redis_url()
+    redis = redis or redis_url()
     prefix = f"test:{uuid.uuid4().hex[:12]}:"
     processes = [
         ServerProcess(test_env(
