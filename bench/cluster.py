@@ -1,0 +1,218 @@
+"""Rooms across workers: bench/server.py's load against one worker, then against two
+Redis-backed workers with every room's sockets spread evenly over both (half of them reach the
+room's owner through Redis); then the failover time from kill -9 of a room's owner to the next
+command applied by the surviving worker, over ``--kills`` kills.
+
+    .venv/bin/python -m bench.cluster [--rooms 200] [--seconds 20] [--kills 20] [--json]
+
+Needs Postgres and Redis (``--database`` names a Postgres server database to create afresh,
+``--redis`` a Redis URL). Targets (issue 6): p99 through Redis at most 10 ms above one worker;
+failover p95 <= 5 s (with ``--lease`` seconds, default 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import sys
+import time
+import uuid
+from typing import Any
+
+import httpx
+import websockets
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from bench.server import (
+    BenchRoom,
+    Seat,
+    free_port,
+    quantile_ms,
+    raise_fd_limit,
+    read_forever,
+    start_process,
+    stop,
+    uno_rooms,
+    wait_up,
+)
+
+POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/uno_bench_cluster"
+REDIS = "redis://127.0.0.1:6379/13"
+
+
+async def fresh_database(url: str) -> None:
+    parsed = make_url(url)
+    admin = create_async_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as conn:
+            await conn.execute(text(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
+            await conn.execute(text(f'CREATE DATABASE "{parsed.database}"'))
+    finally:
+        await admin.dispose()
+
+
+class Worker:
+    def __init__(self, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.env = env
+        self.process = self.start()
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> Any:
+        self.process = start_process(
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(self.port),
+             "--log-level", "warning", "--ws-max-size", "4096"], self.env)
+        wait_up(f"{self.http}/healthz", self.process)
+        return self.process
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(10)
+
+
+async def spread_load(workers: list[Worker], rooms: list[tuple[str, list[str]]],
+                      seconds: float, interval: float) -> dict[str, Any]:
+    """bench/server.py's load, seat ``i`` of every room connected to worker ``i % n``."""
+    results: list[float] = []
+    tables = [BenchRoom(code, tokens, results) for code, tokens in rooms]
+    seats = [s for t in tables for s in t.seats]
+
+    async def connect(seat: Seat) -> None:
+        base = workers[seat.seat % len(workers)].ws
+        url = f"{base}/ws/rooms/{seat.room.code}?token={seat.room.tokens[seat.seat]}"
+        seat.ws = await websockets.connect(url, open_timeout=60, max_size=2**20,
+                                           ping_interval=None)
+
+    for start in range(0, len(seats), 100):
+        await asyncio.gather(*(connect(s) for s in seats[start:start + 100]))
+    readers = [asyncio.create_task(read_forever(s)) for s in seats]
+    await asyncio.sleep(1)
+    warm = time.perf_counter() + min(5.0, seconds / 4)
+    until = warm + seconds
+    drivers = [asyncio.create_task(t.drive(interval, until)) for t in tables]
+    await asyncio.sleep(warm - time.perf_counter())
+    results.clear()
+    await asyncio.gather(*drivers)
+    for seat in seats:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await seat.ws.close()
+    for task in readers:
+        task.cancel()
+    ordered = sorted(results)
+    return {"actions": len(ordered), "p50_ms": quantile_ms(ordered, 0.5),
+            "p99_ms": quantile_ms(ordered, 0.99)}
+
+
+async def rooms_on(workers: list[Worker], count: int) -> list[tuple[str, list[str]]]:
+    """``count`` rooms, owned by the workers in turn."""
+    rooms: list[tuple[str, list[str]]] = []
+    for index, worker in enumerate(workers):
+        share = count // len(workers) + (1 if index < count % len(workers) else 0)
+        rooms += await uno_rooms(worker.http, share)
+    return rooms
+
+
+async def applied_after_kill(owner: Worker, other: Worker) -> float:
+    """Seconds from kill -9 of a room's owner to a command applied on the other worker."""
+    async with httpx.AsyncClient(base_url=owner.http, timeout=10) as http:
+        made = (await http.post("/api/rooms", json={"name": "a", "public": False})).json()
+    url = f"{other.ws}/ws/rooms/{made['code']}?token={made['token']}"
+    owner.kill()
+    killed = time.perf_counter()
+    async with asyncio.timeout(60):
+        while True:
+            with contextlib.suppress(websockets.ConnectionClosed, OSError):
+                async with websockets.connect(url, open_timeout=10) as ws:
+                    while True:
+                        mid = uuid.uuid4().hex[:8]
+                        await ws.send(json.dumps({"type": "chat", "text": "hi", "id": mid}))
+                        answer = await _answer(ws, mid)
+                        if answer == "ack":
+                            return time.perf_counter() - killed
+                        await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)
+
+
+async def _answer(ws: Any, mid: str) -> str:
+    async for raw in ws:
+        frame = json.loads(raw)
+        if frame.get("id") == mid and frame["type"] in ("ack", "error"):
+            return str(frame["type"])
+    return "closed"
+
+
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    await fresh_database(args.database)
+    base = {"UNO_DATABASE_URL": args.database, "UNO_MAX_ROOMS": "100000"}
+    out: dict[str, Any] = {"rooms": args.rooms, "clients_per_room": 4}
+    single = Worker(base)
+    try:
+        rooms = await rooms_on([single], args.rooms)
+        out["one_worker"] = await spread_load([single], rooms, args.seconds, args.interval)
+    finally:
+        stop(single.process)
+    await fresh_database(args.database)
+    clustered = {**base, "UNO_REDIS_URL": args.redis,
+                 "UNO_REDIS_PREFIX": f"bench:{uuid.uuid4().hex[:8]}:",
+                 "UNO_LEASE_SECONDS": str(args.lease)}
+    workers = [Worker(clustered)]
+    workers.append(Worker(clustered))  # after the first: it migrated the database
+    try:
+        rooms = await rooms_on(workers, args.rooms)
+        out["two_workers"] = await spread_load(workers, rooms, args.seconds, args.interval)
+        out["extra_p99_ms"] = out["two_workers"]["p99_ms"] - out["one_worker"]["p99_ms"]
+        times = []
+        for kill in range(args.kills):
+            owner, other = workers[kill % 2], workers[(kill + 1) % 2]
+            times.append(await applied_after_kill(owner, other))
+            await asyncio.to_thread(owner.start)
+        ordered = sorted(times)
+        out["failover_s"] = {"kills": len(ordered), "p50": quantile_ms(ordered, 0.5) / 1000,
+                             "p95": quantile_ms(ordered, 0.95) / 1000, "max": ordered[-1]}
+    finally:
+        for worker in workers:
+            stop(worker.process)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--interval", type=float, default=3.0, help="seconds per seat action")
+    parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--lease", type=float, default=2.0, help="UNO_LEASE_SECONDS")
+    parser.add_argument("--database", default=POSTGRES)
+    parser.add_argument("--redis", default=REDIS)
+    parser.add_argument("--json", action="store_true", help="one JSON line")
+    args = parser.parse_args()
+    raise_fd_limit()
+    out = asyncio.run(bench(args))
+    if args.json:
+        sys.stdout.write(json.dumps(out) + "\n")
+        return
+    one, two = out["one_worker"], out["two_workers"]
+    fail = out["failover_s"]
+    sys.stdout.write(
+        f"{args.rooms} rooms x 4 clients, one action per seat every {args.interval:g} s\n"
+        f"one worker : p50 {one['p50_ms']:.1f} ms, p99 {one['p99_ms']:.1f} ms\n"
+        f"two workers: p50 {two['p50_ms']:.1f} ms, p99 {two['p99_ms']:.1f} ms "
+        f"(sockets spread evenly; extra p99 {out['extra_p99_ms']:+.1f} ms, target <= 10)\n"
+        f"failover (kill -9 to next applied command, lease {args.lease:g} s, "
+        f"{fail['kills']} kills): p50 {fail['p50']:.2f} s, p95 {fail['p95']:.2f} s, "
+        f"max {fail['max']:.2f} s (target p95 <= 5)\n")
+
+
+if __name__ == "__main__":
+    main()
