@@ -42,7 +42,7 @@ def workers(redis_server: RedisServer) -> Iterator[Workers]:
 
 @pytest.fixture
 async def cluster(workers: Workers) -> AsyncIterator[Cluster]:
-    async with asyncio.timeout(60), cluster_of(workers) as running:
+    async with cluster_of(workers) as running:  # each step of it has its own time limit
         yield running
 
 
