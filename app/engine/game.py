@@ -140,7 +140,7 @@ class Game:
             check_blocked(state, out)  # only a new turn can repeat a position
         state.version += 1
         rules = state.rules
-        if rules.turn_seconds or rules.uno_slap or rules.five_exchange:
+        if rules.timed:
             key = self._waited_key()
             if key != self._waited:
                 self._waited = key

@@ -90,10 +90,22 @@ class RuleSet:
     abandon_seconds: int = 60
     slap_seconds: int = 3
     custom_cards: tuple[CustomCard, CustomCard, CustomCard] = field(default_factory=_default_custom)
+    # Derived once, read on every play: which house rules give number cards an effect, and
+    # whether any timer runs. Not rule keys.
+    plain_numbers: bool = field(init=False, repr=False, compare=False)
+    timed: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        plain = not (self.seven_zero or self.five_exchange or self.silent != "off")
+        object.__setattr__(self, "plain_numbers", plain)
+        timed = bool(self.turn_seconds or self.uno_slap or self.five_exchange)
+        object.__setattr__(self, "timed", timed)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in fields(self):
+            if not f.init:
+                continue
             value = getattr(self, f.name)
             if f.name == "custom_cards":
                 value = [{"effect": c.effect, "label": c.label} for c in value]
@@ -105,7 +117,7 @@ class RuleSet:
         return rules_from_dict({**self.to_dict(), **dict(changes)})
 
 
-RULE_KEYS: Final = frozenset(f.name for f in fields(RuleSet))
+RULE_KEYS: Final = frozenset(f.name for f in fields(RuleSet) if f.init)
 
 
 def _check_value(key: str, value: Any, default: Any) -> Any:

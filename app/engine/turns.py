@@ -126,7 +126,7 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
         effect = custom_effect_of(state, card)
     else:
         color = CARD_COLOR[card]
-    if (effect or rules.seven_zero or rules.five_exchange) and len(hand) > 1:
+    if (effect or not rules.plain_numbers) and len(hand) > 1:
         _check_target(state, seat, card, effect, command.target)
     stack = pending if pending is not None and pending.kind == STACK else None
     if jump:
@@ -149,7 +149,7 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
     out.append(Event(ev.PLAYED, public))
     if left == 1 and command.uno and not precalled:  # a call made before was announced then
         out.append(Event(ev.UNO_CALLED, {"seat": seat}))
-    if rank <= 9 and not (rules.seven_zero or rules.five_exchange or rules.silent != "off"):
+    if rank <= 9 and rules.plain_numbers:
         state.turn = next_seat(state, seat)
     else:
         apply_effect(state, seat, card, effect, prev_color, command, stack, out)
