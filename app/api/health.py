@@ -74,4 +74,13 @@ async def metrics(services: ServicesDep) -> str:
     ]
     for code, count in sorted(METRICS.errors.items()):
         lines.append(f'uno_errors_total{{code="{code}"}} {count}')
+    redis = getattr(services.bus, "redis", None)  # the Redis bus behind LeasedBus, if any
+    lines += [
+        "# HELP uno_bus_connected 1 while the bus listener is connected (always 1 in-process).",
+        "# TYPE uno_bus_connected gauge",
+        f"uno_bus_connected {1 if redis is None or redis.connected else 0}",
+        "# HELP uno_bus_reconnects_total Times the Redis listener reconnected and resubscribed.",
+        "# TYPE uno_bus_reconnects_total counter",
+        f"uno_bus_reconnects_total {0 if redis is None else redis.reconnects}",
+    ]
     return "\n".join(lines) + "\n"

@@ -114,7 +114,8 @@ async def test_health_ready_metrics_and_openapi(http: httpx.AsyncClient) -> None
     await http.post("/api/rooms", json={"name": "Ann"})
     metrics = (await http.get("/metrics")).text
     for name in ("uno_rooms 1", "uno_sockets 0", "uno_commands_total",
-                 "uno_command_latency_seconds_bucket", "uno_commands_per_second"):
+                 "uno_command_latency_seconds_bucket", "uno_commands_per_second",
+                 "uno_bus_connected 1", "uno_bus_reconnects_total 0"):
         assert name in metrics
     paths = (await http.get("/openapi.json")).json()["paths"]
     assert {"/api/rooms", "/api/rooms/{code}", "/api/rooms/{code}/join"} <= set(paths)

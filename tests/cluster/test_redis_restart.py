@@ -91,6 +91,9 @@ async def test_after_a_redis_restart_mid_game_the_workers_reconnect_and_play_res
     async with asyncio.timeout(20):
         while not (await ready(first) and await ready(second)):
             await asyncio.sleep(0.1)
+    async with httpx.AsyncClient(timeout=TIMEOUT) as http:
+        metrics = (await http.get(f"{first.http_url}/metrics")).text
+    assert "uno_bus_connected 1" in metrics and "uno_bus_reconnects_total 0" not in metrics
     await asyncio.sleep(2 * LEASE_SECONDS)  # the old owner notices its lease is gone
 
     for client in (ann, bob):
