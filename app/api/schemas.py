@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
+
+
+def _league_id(value: object) -> object:
+    """POST /api/leagues answers a number; accept it as it came, or as text."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+LeagueId = Annotated[str, BeforeValidator(_league_id), Field(max_length=64)]
 
 
 class CreateRoom(BaseModel):
@@ -16,7 +24,7 @@ class CreateRoom(BaseModel):
     seed: int | None = Field(None, description="makes every shuffle of the room reproducible")
     deal: dict[str, Any] | None = Field(None, description="UNO_TESTING only: a rigged first deal")
     player_key: str | None = Field(None, max_length=128)
-    league: str | None = Field(None, max_length=64)
+    league: LeagueId | None = Field(None, description="a league id, as POST /api/leagues gave it")
 
 
 class JoinRoom(BaseModel):

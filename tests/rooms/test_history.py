@@ -22,7 +22,7 @@ async def test_a_finished_match_is_in_the_history_with_its_final_hands(
                                                         "target": 1})).json()["id"]
     table = await make_table(live_server, ["Ann", "Bob"], seed=31, rules=NO_TIMER,
                              deal=deal([["R1"], ["G3", "G4"]]), player_key=profile["key"],
-                             league=str(league))
+                             league=league)  # the id as POST /api/leagues gave it
     ann, bob = table.players
     await ann.ok("start")
     match = (await ann.state())["match"]
