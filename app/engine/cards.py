@@ -8,7 +8,6 @@ keeps the hot paths of the engine (legal plays, scoring) to a few index operatio
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from typing import Final
 
 from .errors import BadCommand
@@ -74,7 +73,6 @@ CARD_TEXT, CARD_COLOR, CARD_RANK = _build_tables()
 _BY_TEXT: Final = {t: i for i, t in enumerate(CARD_TEXT)}
 IS_WILD: Final = tuple(c >= W for c in range(CARD_KINDS))
 IS_NUMBER: Final = tuple(CARD_RANK[c] <= 9 for c in range(CARD_KINDS))
-CUSTOM_CARDS: Final = (WC1, WC2, WC3)
 
 
 def parse_card(text: object) -> Card:
@@ -118,7 +116,3 @@ def _deck(deck: str) -> tuple[Card, ...]:
     elif deck == "classic_blank":
         cards += [WB] * 4
     return tuple(cards)
-
-
-def deck_counts(deck: str) -> Counter[Card]:
-    return Counter(build_deck(deck))

@@ -31,10 +31,6 @@ def _build_match_table() -> tuple[tuple[bool, ...], ...]:
 MATCHES: Final = _build_match_table()
 
 
-def playable_mask(state: GameState) -> tuple[bool, ...]:
-    return MATCHES[state.discard[-1] * 4 + state.color]
-
-
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
     """Shuffle in place: a uniform permutation from one random key per card."""
     rnd = rng.random

@@ -24,7 +24,7 @@ def call_uno(state: GameState, seat: int, out: list[Event]) -> None:
         if state.rules.uno_slap and state.slap is None:
             start_slap(state, seat, out)
         return
-    elif len(hand) == 2 and _on_turn(state, seat):
+    elif len(hand) == 2 and on_own_turn(state, seat):
         if state.precall == seat:
             raise RuleError(NOTHING_TO_DO, "you already called UNO")
         state.precall = seat
@@ -35,7 +35,8 @@ def call_uno(state: GameState, seat: int, out: list[Event]) -> None:
     out.append(Event(ev.UNO_CALLED, {"seat": seat}))
 
 
-def _on_turn(state: GameState, seat: int) -> bool:
+def on_own_turn(state: GameState, seat: int) -> bool:
+    """Is it ``seat``'s turn to play (also with a drawn card to play)? U-CALL with two cards."""
     pending = state.pending
     if pending is not None:
         return pending.seat == seat and pending.kind == PLAY_DRAWN

@@ -24,6 +24,7 @@ from .house import exchange_waiting
 from .state import CHALLENGE, CHOOSE_COLOR, EXCHANGE, PLAY_DRAWN, PLAYING, STACK, GameState
 from .table import MATCHES, active_seats, hand_texts
 from .turns import can_jump_in, public_pending, stack_answer
+from .uno import on_own_turn
 
 
 def waiting_on(state: GameState) -> list[int]:
@@ -169,13 +170,8 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
             elif pending.kind == CHOOSE_COLOR:
                 out.extend(ChooseColor(c) for c in COLORS)
     hand = len(state.hands[seat])
-    pending = state.pending
-    on_turn = state.slap is None and (
-        (pending is None and state.turn == seat)
-        or (pending is not None and pending.kind == PLAY_DRAWN and pending.seat == seat)
-    )
     if (hand == 1 and not state.uno_called[seat]) or (
-        hand == 2 and on_turn and state.precall != seat
+        hand == 2 and on_own_turn(state, seat) and state.precall != seat
     ):
         out.append(CallUno())
     now = state.now_ms
