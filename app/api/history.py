@@ -7,6 +7,10 @@
                                                        winner(s)
     GET  /api/matches/{id}/events                   -> {"match", "status", "log": [...]}
     POST /api/leagues {"name", "scoring", "target"?} -> 201 {"id"}
+    GET  /api/leagues?limit=20&before=ID            -> {"leagues": [{"id", "name", "scoring",
+                                                       "target", "created_at", "matches",
+                                                       "players"}], "next": ID | null}
+                                                       newest first
     GET  /api/leagues/{id}                          -> {"name", "scoring", "target",
                                                        "standings": [...]} best first
 
@@ -26,6 +30,7 @@ from fastapi.responses import JSONResponse
 
 from app.store.errors import StoreError
 from app.store.history import HistoryStore
+from app.store.leagues import MAX_PAGE, list_leagues
 
 router = APIRouter(prefix="/api", tags=["history"])
 
@@ -163,6 +168,28 @@ async def create_league(request: Request, history: HistoryDep) -> JSONResponse:
         return {"id": league}
 
     return await _answer(work(), 201)
+
+
+@router.get("/leagues", response_model=None)
+async def get_leagues(
+    history: HistoryDep, limit: str = "20", before: str | None = None
+) -> JSONResponse:
+    """Every league, newest first; ``next`` is the ``before`` of the following page (or null)."""
+
+    async def work() -> dict[str, Any]:
+        store = _need(history)
+        if not limit.isdigit() or not 1 <= int(limit) <= MAX_PAGE:
+            raise ApiError(400, "bad_request", f"limit must be a whole number from 1 to {MAX_PAGE}")
+        if before is not None and (not before.isdigit() or len(before) > 12):
+            raise ApiError(400, "bad_request", "before must be a league id")
+        size = int(limit)
+        async with store.engine.begin() as conn:
+            page = await list_leagues(conn, size + 1, None if before is None else int(before))
+        more = len(page) > size
+        page = page[:size]
+        return {"leagues": page, "next": page[-1]["id"] if more else None}
+
+    return await _answer(work())
 
 
 @router.get("/leagues/{league_id}", response_model=None)

@@ -9,12 +9,16 @@ rounds that ended while it sat there, and the match counts as lost for it.
   and not lost), then the lowest average of points taken per round.
 
 Equal keys share a place (1, 2, 2, 4); members who have not played yet come last.
+
+``list_leagues`` is the directory (GET /api/leagues): every league, newest first, a page at a
+time, with how many matches it has counted and how many profiles belong to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -23,10 +27,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .errors import InvalidRequest
 from .models import (
+    FINISHED,
     SCORINGS,
     League,
     LeagueMember,
     LeagueResult,
+    Match,
     MatchSeat,
     Player,
     Round,
@@ -36,6 +42,7 @@ from .models import (
 
 DEFAULT_TARGET = {"winner_takes": 500, "lowest_wins": 200}
 MAX_TARGET = 100_000
+MAX_PAGE = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,3 +222,52 @@ async def standings(conn: AsyncConnection, league: LeagueInfo) -> list[Standing]
         .group_by(LeagueMember.player_id, Player.name)
     )
     return rank(league.scoring, (Tally(*(row[0], row[1], *map(int, row[2:]))) for row in rows))
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    if moment.tzinfo is None:  # SQLite keeps no zone; we always store UTC
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat()
+
+
+async def list_leagues(
+    conn: AsyncConnection, limit: int, before: int | None = None
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` leagues, newest first (ids only grow), those older than ``before`` if given.
+
+    Each: ``id``, ``name``, ``scoring``, ``target``, ``created_at`` (ISO 8601), ``matches``
+    (finished matches counted there) and ``players`` (profiles that have played there).
+    """
+    limit = max(1, min(limit, MAX_PAGE + 1))  # one more than a page: is there a next one?
+    matches = (
+        select(func.count(Match.id))
+        .where(Match.league_id == League.id, Match.status == FINISHED)
+        .correlate(League)
+        .scalar_subquery()
+    )
+    players = (
+        select(func.count(LeagueMember.player_id))
+        .where(LeagueMember.league_id == League.id)
+        .correlate(League)
+        .scalar_subquery()
+    )
+    query = select(
+        League.id, League.name, League.scoring, League.target, League.created_at, matches, players
+    )
+    if before is not None:
+        query = query.where(League.id < before)
+    rows = await conn.execute(query.order_by(League.id.desc()).limit(limit))
+    return [
+        {
+            "id": row[0],
+            "name": row[1],
+            "scoring": row[2],
+            "target": row[3],
+            "created_at": _iso(row[4]),
+            "matches": int(row[5]),
+            "players": int(row[6]),
+        }
+        for row in rows
+    ]

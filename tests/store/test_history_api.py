@@ -57,6 +57,51 @@ async def test_players_leagues_and_matches_over_http(
     assert [(r["name"], r["wins"], r["points"]) for r in table["standings"]] == [("Ann", 1, 500)]
 
 
+async def test_the_league_list_shows_every_league_newest_first_a_page_at_a_time(
+    client: httpx.AsyncClient, recorder: Recorder
+) -> None:
+    empty = await client.get("/api/leagues")
+    assert empty.status_code == 200
+    assert empty.json() == {"leagues": [], "next": None}
+
+    ids = []
+    for name, scoring in [("Mon", "winner_takes"), ("Tue", "lowest_wins"), ("Wed", "winner_takes")]:
+        created = await client.post("/api/leagues", json={"name": name, "scoring": scoring})
+        ids.append(created.json()["id"])
+    ann = (await client.post("/api/players", json={"name": "Ann"})).json()
+    bea = (await client.post("/api/players", json={"name": "Bea"})).json()
+    await recorder.open_room("LIST")
+    for _ in range(2):
+        await recorder.play(
+            "LIST",
+            [MatchPlayer("Ann", ann["id"]), MatchPlayer("Bea", bea["id"])],
+            ScriptedMatch("lowest_wins", 200, [(0, [0, 250])]),
+            ids[1],
+        )
+
+    listed = (await client.get("/api/leagues")).json()
+    assert listed["next"] is None
+    rows = listed["leagues"]
+    assert [r["name"] for r in rows] == ["Wed", "Tue", "Mon"]  # newest first
+    tue = rows[1]
+    assert (tue["id"], tue["scoring"], tue["target"]) == (ids[1], "lowest_wins", 200)
+    assert (tue["matches"], tue["players"]) == (2, 2)
+    assert (rows[0]["matches"], rows[0]["players"], rows[0]["target"]) == (0, 0, 500)
+    assert all(r["created_at"] for r in rows)
+
+    first = (await client.get("/api/leagues?limit=2")).json()
+    assert [r["name"] for r in first["leagues"]] == ["Wed", "Tue"]
+    assert first["next"] == ids[1]
+    second = (await client.get(f"/api/leagues?limit=2&before={first['next']}")).json()
+    assert [r["name"] for r in second["leagues"]] == ["Mon"]
+    assert second["next"] is None
+
+    for query in ("limit=0", "limit=101", "limit=x", "before=abc"):
+        refused = await client.get(f"/api/leagues?{query}")
+        assert refused.status_code == 400, query
+        assert refused.json()["error"]["code"] == "bad_request"
+
+
 MISTAKES = [
     ("get", "/api/matches/999", None, 404, "not_found"),
     ("get", "/api/matches/abc", None, 404, "not_found"),
