@@ -40,7 +40,14 @@ export const api = {
   matchEvents: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/events`),
   createLeague: (body) => call("POST", "/api/leagues", body),
   league: (id) => call("GET", `/api/leagues/${encodeURIComponent(id)}`),
-  leagues: () => call("GET", "/api/leagues"),
+  /** Every league on the server, newest first: {leagues: [...], next} (pass next as `before`). */
+  leagues: ({ limit, before } = {}) => {
+    const query = new URLSearchParams();
+    if (limit) query.set("limit", String(limit));
+    if (before !== undefined && before !== null) query.set("before", String(before));
+    const text = query.toString();
+    return call("GET", `/api/leagues${text ? `?${text}` : ""}`);
+  },
 };
 
 function readJson(key) {

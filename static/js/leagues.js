@@ -1,5 +1,6 @@
-// Leagues: create one, open one, and its standings under its scoring (P-500 or P-200), with the
-// same members ranked under the other system for comparison.
+// Leagues: every league on the server (GET /api/leagues, newest first, a page at a time), create
+// one, open one, and its standings under its scoring (P-500 or P-200), with the same members
+// ranked under the other system for comparison.
 import { h, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, knownLeagues, ApiError } from "./api.js";
@@ -45,14 +46,65 @@ export function mountLeagues(root) {
     h("div.field", {}, h("label", { for: "league-id" }, t("leagues.id")), idInput),
     h("button.secondary", { type: "submit" }, t("leagues.go")));
 
-  const known = knownLeagues.get();
   root.replaceChildren(h("div.page", {},
     h("h1", {}, t("leagues.title")),
     h("div.home-grid", {},
-      h("div.home-col", {}, create),
-      h("div.home-col", {}, open,
-        known.length ? h("section.card-panel", {}, h("h2", {}, t("leagues.known")),
-          h("ul.link-list", {}, known.map((l) => h("li", {}, h("a", { href: `#/league/${l.id}` }, l.name))))) : null))));
+      h("div.home-col", {}, leagueDirectory()),
+      h("div.home-col", {}, create, open))));
+}
+
+const PAGE = 20;
+
+/** Every league on the server, newest first, with "Show more" while pages remain. */
+function leagueDirectory() {
+  const body = h("tbody");
+  const status = h("p.muted", { role: "status" }, t("loading"));
+  const more = h("button.secondary", { type: "button", hidden: true }, t("leagues.more"));
+  let next = null;
+  const row = (l) => h("tr", { "data-league": String(l.id) },
+    h("th", { scope: "row" }, h("a", { href: `#/league/${l.id}` }, l.name)),
+    h("td", {}, t(`leagues.scoring_short.${l.scoring}`)),
+    h("td.num", {}, String(l.target)),
+    h("td.num", {}, String(l.matches ?? 0)),
+    h("td.num", {}, String(l.players ?? 0)));
+  const table = h("div.table-scroll", { hidden: true }, h("table.leagues", {},
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, t("col.league")),
+      h("th", { scope: "col" }, t("leagues.scoring")),
+      h("th.num", { scope: "col" }, t("col.target")),
+      h("th.num", { scope: "col" }, t("col.matches")),
+      h("th.num", { scope: "col" }, t("col.players")))),
+    body));
+  const load = async () => {
+    more.disabled = true;
+    try {
+      const page = await api.leagues({ limit: PAGE, before: next });
+      const leagues = page.leagues || [];
+      body.append(...leagues.map(row));
+      next = page.next ?? null;
+      table.hidden = body.children.length === 0;
+      status.textContent = body.children.length ? "" : t("leagues.empty");
+      status.hidden = body.children.length > 0;
+    } catch (error) {
+      // An older server without the list: show the leagues this browser knows, as before.
+      const known = knownLeagues.get();
+      if (!body.children.length && known.length) {
+        body.append(...known.map((l) => h("tr", { "data-league": String(l.id) },
+          h("th", { scope: "row" }, h("a", { href: `#/league/${l.id}` }, l.name)),
+          h("td", { colspan: 4 }, ""))));
+        table.hidden = false;
+      }
+      status.hidden = false;
+      status.textContent = problem(error);
+      next = null;
+    } finally {
+      more.hidden = next === null;
+      more.disabled = false;
+    }
+  };
+  more.addEventListener("click", load);
+  load();
+  return h("section.card-panel.league-list", {}, h("h2", {}, t("leagues.all")), status, table, more);
 }
 
 // The server's ranking keys (app/store/leagues.py), so both views order members the same way.

@@ -47,6 +47,13 @@ export function mountLobby(root) {
   const league = h("select#create-league", {},
     h("option", { value: "" }, t("create.no_league")),
     knownLeagues.get().map((l) => h("option", { value: l.id }, l.name)));
+  // Every league on the server, not only those this browser made (e.g. the host's, made elsewhere).
+  api.leagues({ limit: 100 }).then((page) => {
+    const shown = new Set([...league.options].map((o) => o.value));
+    for (const l of page.leagues || []) {
+      if (!shown.has(String(l.id))) league.append(h("option", { value: l.id }, l.name));
+    }
+  }).catch(() => {});
   const createError = h("p.form-error", { role: "alert" });
   const createForm = h("form.card-panel.create", {
     onsubmit: async (event) => {
