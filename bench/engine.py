@@ -66,6 +66,7 @@ def play_rlcard_games(games: int, seed: int) -> tuple[float, int]:
 
     rng = random.Random(seed)
     game = UnoGame(num_players=2)
+    game.np_random.seed(seed)  # RLCard deals from its own unseeded NumPy generator
     steps = 0
     started = time.perf_counter()
     for _ in range(games):
