@@ -1,7 +1,13 @@
-"""The ``state`` a connection gets: the engine's view for its seat plus the room's own parts."""
+"""The ``state`` a connection gets: the engine's view for its seat plus the room's own parts.
+
+Every state carries ``now_ms``, the server's clock (epoch milliseconds) when the view was made,
+the clock ``deadline_ms`` is on: a client counts down ``deadline_ms - now_ms`` from the moment
+the frame arrives, whatever its own clock says.
+"""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from app.engine import Game
@@ -9,8 +15,17 @@ from app.engine import Game
 from .meta import LOBBY, RoomMeta
 
 
-def state_view(meta: RoomMeta, game: Game | None, seat: int | None, seq: int) -> dict[str, Any]:
-    """PROTOCOL.md's state view for ``seat`` (None: a spectator). Only ``game.view`` reads hands."""
+def server_now_ms() -> int:
+    """Epoch milliseconds: the wall clock rooms set deadlines on (``room.wall_clock_ms``)."""
+    return int(time.time() * 1000)
+
+
+def state_view(
+    meta: RoomMeta, game: Game | None, seat: int | None, seq: int, now_ms: int | None = None
+) -> dict[str, Any]:
+    """PROTOCOL.md's state view for ``seat`` (None: a spectator). Only ``game.view`` reads hands.
+
+    ``now_ms``: the room's clock now (default: the wall clock, which rooms run on)."""
     if game is None or meta.phase == LOBBY:
         view: dict[str, Any] = {
             "phase": LOBBY,
@@ -47,6 +62,7 @@ def state_view(meta: RoomMeta, game: Game | None, seat: int | None, seq: int) ->
         match=meta.match,
         public=meta.public,
         max_players=meta.max_players,
+        now_ms=server_now_ms() if now_ms is None else now_ms,
     )
     return view
 

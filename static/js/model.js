@@ -11,6 +11,7 @@ export class TableModel {
     this.seq = null;
     this.turnStartedAt = 0; // performance.now() when the current wait began (timer ring)
     this.turnMs = 0; // how long that wait lasts, 0 when no timer runs
+    this.clockOffset = null; // server clock minus ours (ms), from the last state's now_ms
     this.reveal = null; // {offender, hand}: a challenged hand shown to this seat alone
     this.lastPlay = null; // {seat, card}: for a Wild Draw Four's offender
     this.lastDrawn = []; // cards this seat drew last (the play_drawn card)
@@ -25,6 +26,8 @@ export class TableModel {
     const state = frame.state;
     this.state = state;
     this.seq = typeof frame.seq === "number" ? frame.seq : (state.seq ?? this.seq);
+    // The server's clock as of this frame: deadlines are on it, not on ours (which may be off).
+    if (typeof state.now_ms === "number") this.clockOffset = state.now_ms - Date.now();
     // A catch window closes when the seat the table waits for acts (O-WINDOW).
     this.catchClosers = Object.fromEntries((state.catchable || []).map((seat) => [seat, this.waitingOn]));
     this.justPlayedOne = null;
@@ -38,13 +41,18 @@ export class TableModel {
     const seconds = state.rules?.turn_seconds ?? 0;
     if (state.phase !== "playing" || !seconds) return 0;
     if (typeof state.deadline_ms === "number") {
-      // deadline_ms is on the server clock: trust it against the server's now when given,
-      // against ours when it looks like epoch time, else assume the wait just began.
-      const now = typeof state.now_ms === "number" ? state.now_ms
-        : state.deadline_ms > 1e12 ? Date.now() : null;
+      // deadline_ms is on the server's clock: compare it with the server's now (our clock plus
+      // the offset the last state's now_ms gave); a server that never sent now_ms gets ours when
+      // the deadline looks like epoch time, else the wait is taken to have just begun.
+      const now = this.serverNow() ?? (state.deadline_ms > 1e12 ? Date.now() : null);
       if (now !== null) return Math.max(0, Math.min(seconds * 1000, state.deadline_ms - now));
     }
     return seconds * 1000;
+  }
+
+  /** The server's clock now (epoch ms), or null before any state carried now_ms. */
+  serverNow() {
+    return this.clockOffset === null ? null : Date.now() + this.clockOffset;
   }
 
   startTimer(ms) {

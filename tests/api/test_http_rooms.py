@@ -1,7 +1,9 @@
-"""The HTTP API in-process (memory store): rooms, JSON errors, health, metrics, OpenAPI."""
+"""The HTTP API in-process (memory store): rooms, JSON errors, health, metrics, OpenAPI; and the
+server clock in the socket's state (a real server)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 
 import httpx
@@ -9,6 +11,8 @@ import pytest
 
 from app.config import Settings
 from app.main import create_app
+from tests.rooms.client import connect, make_table
+from tests.server_fixture import ServerProcess
 
 
 async def client_for(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
@@ -119,3 +123,30 @@ async def test_health_ready_metrics_and_openapi(http: httpx.AsyncClient) -> None
         assert name in metrics
     paths = (await http.get("/openapi.json")).json()["paths"]
     assert {"/api/rooms", "/api/rooms/{code}", "/api/rooms/{code}/join"} <= set(paths)
+
+
+async def test_every_state_carries_the_servers_clock_next_to_the_deadline(
+    live_server: ServerProcess,
+) -> None:
+    """``now_ms`` is the server's time when the state was made, on the clock of ``deadline_ms``:
+    a client counts down ``deadline_ms - now_ms`` whatever its own clock says."""
+    table = await make_table(live_server, ["Ann", "Bob"], seed=3, rules={"turn_seconds": 30})
+    ann = table.players[0]
+    lobby = next(f for f in ann.frames if f["type"] == "state")["state"]
+    assert abs(lobby["now_ms"] - time.time() * 1000) < 2000
+    assert lobby["deadline_ms"] is None
+
+    await ann.ok("start")
+    before = time.time() * 1000
+    playing = await ann.state()
+    after = time.time() * 1000
+    assert playing["phase"] == "playing"
+    assert before - 50 <= playing["now_ms"] <= after + 50  # same machine, same clock
+    assert 25_000 <= playing["deadline_ms"] - playing["now_ms"] <= 30_000
+
+    watcher = await connect(live_server, table.code)  # spectators count down too
+    seen = (await watcher.wait_for(lambda f: f["type"] == "state"))["state"]
+    assert abs(seen["now_ms"] - time.time() * 1000) < 2000
+    assert seen["deadline_ms"] == playing["deadline_ms"]
+    await watcher.close()
+    await table.close()
