@@ -18,11 +18,12 @@ SOURCES = next((p for p in (ROOT.parent / "shared" / "sources", Path("/work/shar
                 if p.is_dir()), None)
 WORDS = {
     "en": {"title": "UNO with friends", "draw_pile": "Draw pile", "discard": "Discard pile",
-           "uno": "UNO!", "turn": "Your turn"},
+           "uno": "UNO!", "turn": "Your turn", "skip": "Green Skip", "wd4": "Wild Draw Four"},
     "ko": {"title": "친구들과 우노", "draw_pile": "드로우 덱", "discard": "버린 카드 더미",
-           "uno": "우노!", "turn": "내 차례"},
+           "uno": "우노!", "turn": "내 차례", "skip": "초록 스킵", "wd4": "와일드 드로우 4"},
     "uk": {"title": "УНО з друзями", "draw_pile": "Прикуп", "discard": "Скидання",
-           "uno": "УНО!", "turn": "Ваш хід"},
+           "uno": "УНО!", "turn": "Ваш хід", "skip": "Зелена «Пропусти хід»",
+           "wd4": "«Замов колір і візьми чотири»"},
 }
 
 
@@ -94,7 +95,8 @@ def test_each_language_renders_the_home_and_the_table(
 ) -> None:
     words = WORDS[lang]
     room = server.post("/api/rooms", {"name": "Ann", "deal": {
-        "dealer": 1, "hands": [["R1", "G2"], ["B3", "Y4"]], "discard": "R9", "draw_pile": []}})
+        "dealer": 1, "hands": [["R1", "GS", "W+4"], ["B3", "Y4"]], "discard": "R9",
+        "draw_pile": []}})
     server.post(f"/api/rooms/{room['code']}/join", {"name": "Bea"})
     page = new_page(lang=lang, seat=(room["code"], room["token"], 0))
     page.goto(f"{server.url}/#/")
@@ -106,6 +108,9 @@ def test_each_language_renders_the_home_and_the_table(
     expect(page.locator(".draw-pile .pile-label")).to_contain_text(words["draw_pile"])
     expect(page.locator(".discard-pile .pile-label")).to_have_text(words["discard"])
     expect(page.locator("button.uno-button")).to_have_text(words["uno"])
+    # Cards are named as the players of each language name them.
+    expect(page.locator('ul.hand button[data-card="GS"]')).to_have_attribute("title", words["skip"])
+    expect(page.locator('ul.hand button[data-card="W+4"]')).to_have_attribute("title", words["wd4"])
     shot(page, f"table-{lang}")
 
 
