@@ -17,6 +17,9 @@ class Settings(BaseSettings):
     redis_prefix: str = "uno:"  # namespaces keys and channels: one per deployment
     lease_seconds: float = 5.0  # a dead worker's rooms move to another worker after this
     worker_id: str | None = None  # default: host name and process id
+    # Many workers: each one looks this often (jittered by +-25 %) for rooms in a match whose
+    # owner died with no client left to ask for them (bots, timers), and takes them over.
+    sweep_seconds: float = 3.0
     testing: bool = False
     host: str = "127.0.0.1"
     port: int = 8000

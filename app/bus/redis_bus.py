@@ -68,6 +68,16 @@ end
 return 0
 """
 
+# KEYS: generation counter. ARGV: a generation. The counter is raised to it if below (never
+# lowered): the next lease taken gets a higher generation.
+_RAISE = """
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current < tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', 604800000)
+end
+return 1
+"""
+
 # KEYS: lease. ARGV: owner. Returns 1 if released.
 _RELEASE = """
 if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
@@ -109,6 +119,7 @@ class RedisBus:
         self._take = self._redis.register_script(_TAKE)
         self._renew = self._redis.register_script(_RENEW)
         self._release = self._redis.register_script(_RELEASE)
+        self._raise = self._redis.register_script(_RAISE)
         self.connected = False  # the listener holds a live, subscribed PubSub
         self.reconnects = 0  # times the listener came back after losing Redis
 
@@ -206,10 +217,29 @@ class RedisBus:
 
     async def lease_holder(self, key: str) -> tuple[str, int] | None:
         """(owner, generation) of the current lease, None when nobody holds it."""
-        owner, generation = await self._redis.hmget(self._key(key), ["owner", "gen"])
-        if owner is None or generation is None:
-            return None
-        return (owner.decode() if isinstance(owner, bytes) else str(owner)), int(generation)
+        return (await self.lease_holders([key]))[0]
+
+    async def lease_holders(self, keys: list[str]) -> list[tuple[str, int] | None]:
+        """``lease_holder`` of each key, in one round trip."""
+        if not keys:
+            return []
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.hmget(self._key(key), ["owner", "gen"])
+            rows = await pipe.execute()
+        holders: list[tuple[str, int] | None] = []
+        for owner, generation in rows:
+            if owner is None or generation is None:
+                holders.append(None)
+            else:
+                name = owner.decode() if isinstance(owner, bytes) else str(owner)
+                holders.append((name, int(generation)))
+        return holders
+
+    async def raise_generation(self, key: str, at_least: int) -> None:
+        """Make the next lease of ``key`` get a generation above ``at_least`` (Redis lost its
+        counters, e.g. restarted without its data, and the store knows a newer one)."""
+        await self._raise(keys=[self._key(key) + ":gen"], args=[at_least])
 
     # -- the supervised listener ------------------------------------------------------------------
 

@@ -2,14 +2,19 @@
 
     ownership = Ownership(redis_bus, worker="host-1234", ttl_seconds=5.0)
     generation = await ownership.claim("ABCD")    # RoomError 503 if another worker owns it
+    await store.take_over("ABCD", generation)     # fence the store's writes at it
     await ownership.check("ABCD")                 # LeaseLost if the lease moved on
     ownership.run(on_lost)                        # renews every held lease; on_lost(code)
 
 A lease has a short TTL and is renewed every third of it, so a worker that dies (kill -9) loses
-its rooms within one TTL and the next worker asked for a room takes the lease and rebuilds the
-room from the store. Every store write is fenced (``FencedStore``): it goes ahead only if this
-worker still holds the lease at the generation it claimed, so a worker frozen past its lease
-(SIGSTOP) finds on waking that it lost the room and writes nothing.
+its rooms within one TTL and the next worker asked for a room (or its takeover sweep) takes the
+lease and rebuilds the room from the store. Every store write is fenced twice: in SQL, by the
+lease generation the store took the room over with (the store refuses it once a newer owner took
+the room: ``app.store.errors.Fenced``), and here (``FencedStore``) by the lease as this worker
+last saw it: held, and renewed less than two thirds of a TTL ago (older: renewed now, one Redis
+round trip). So a worker frozen past its lease (SIGSTOP) writes nothing once another worker took
+the room, even if it wakes between its check and its insert, and the hot path costs no Redis
+round trip.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -42,6 +48,7 @@ class Ownership:
         self.worker = worker
         self.ttl = ttl_seconds
         self.generations: dict[str, int] = {}  # rooms this worker owns -> lease generation
+        self._renewed: dict[str, float] = {}  # room -> when its lease was last taken or renewed
         self._renewer: asyncio.Task[None] | None = None
 
     async def claim(self, code: str) -> int:
@@ -53,18 +60,33 @@ class Ownership:
             log.warning("room %s: lease lapsed and was taken again (generation %d -> %d)",
                         code, previous, generation)
         self.generations[code] = generation
+        self._renewed[code] = time.monotonic()
         return generation
 
     async def check(self, code: str) -> None:
         """Raise LeaseLost unless this worker still holds the lease it claimed (and renew it)."""
         generation = self.generations.get(code)
+        started = time.monotonic()
         if generation is None or not await self.bus.renew(
             lease_key(code), self.worker, generation, self.ttl
         ):
             self.generations.pop(code, None)
+            self._renewed.pop(code, None)
             raise LeaseLost(f"room {code}: this worker no longer holds the lease")
+        if code in self.generations:
+            self._renewed[code] = started
+
+    async def check_cached(self, code: str) -> None:
+        """``check``, without a Redis round trip while the lease was renewed recently (the SQL
+        fence refuses the writes of an owner whose room was taken over in any case)."""
+        renewed = self._renewed.get(code)
+        if code not in self.generations or renewed is None:
+            raise LeaseLost(f"room {code}: this worker does not hold the lease")
+        if time.monotonic() - renewed > self.ttl * 2 / 3:
+            await self.check(code)
 
     async def release(self, code: str) -> None:
+        self._renewed.pop(code, None)
         if self.generations.pop(code, None) is not None:
             await self.bus.release(lease_key(code), self.worker)
 
@@ -97,23 +119,34 @@ class Ownership:
 
 
 class FencedStore:
-    """A ``RoomStore`` whose writes go ahead only while this worker owns the room."""
+    """A ``RoomStore`` whose writes go ahead only while this worker owns the room (as far as it
+    knows: see ``Ownership.check_cached``; the store's own fence is the one that holds)."""
 
     def __init__(self, store: RoomStore, ownership: Ownership) -> None:
         self.inner = store
         self.ownership = ownership
 
     async def create_room(self, code: str, meta: dict[str, Any]) -> None:
-        await self.ownership.check(code)
+        await self.ownership.check_cached(code)
         await self.inner.create_room(code, meta)
 
     async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
-        await self.ownership.check(code)
+        await self.ownership.check_cached(code)
         await self.inner.append(code, record, meta)
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
-        await self.ownership.check(code)
+        await self.ownership.check_cached(code)
         await self.inner.save_snapshot(code, seq, snapshot)
+
+    async def take_over(self, code: str, generation: int | None) -> None:
+        await self.inner.take_over(code, generation)
+
+    async def park(self, code: str) -> None:
+        await self.ownership.check_cached(code)
+        await self.inner.park(code)
+
+    async def rooms_to_run(self) -> list[str]:
+        return await self.inner.rooms_to_run()
 
     async def load_room(self, code: str) -> StoredRoom | None:
         return await self.inner.load_room(code)
@@ -122,5 +155,5 @@ class FencedStore:
         return await self.inner.open_rooms()
 
     async def close_room(self, code: str) -> None:
-        await self.ownership.check(code)
+        await self.ownership.check_cached(code)
         await self.inner.close_room(code)

@@ -1,9 +1,18 @@
-"""This worker's rooms: create, find (loading from the store when needed), recover, unload."""
+"""This worker's rooms: create, find (loading from the store when needed), recover, unload.
+
+With many workers (``ownership`` set) a room runs where its lease is held: taking a room (create,
+load, failover) claims the lease, then fences the store at the lease's generation before reading
+the room (``_claim``); a periodic sweep (``run``, every ``sweep_seconds``, jittered) takes over
+the rooms in a match whose lease nobody holds, so a room with no client left (bots playing, a
+turn timer running) carries on after its owner dies.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import random
 import secrets
 from typing import Any
 
@@ -11,7 +20,7 @@ from app.bus import Bus
 from app.config import Settings
 from app.engine import EngineError, InvalidRules, RiggedDeal, preset
 from app.store.base import RoomStore
-from app.store.errors import StoreError
+from app.store.errors import Fenced, StoreError, UnknownRoom
 
 from .codes import new_room_code, new_token, normalize_code, token_hash
 from .errors import RoomError
@@ -19,7 +28,7 @@ from .forwarding import Forwarder, RemoteRoom
 from .hub import room_topic
 from .lobby import clean_name
 from .meta import RoomMeta, SeatInfo
-from .ownership import Ownership
+from .ownership import Ownership, lease_key
 from .recorder import MatchRecorder, NoRecorder
 from .replay import rebuild
 from .room import Clock, Room, wall_clock_ms
@@ -49,6 +58,8 @@ class RoomRegistry:
         self.ownership: Ownership | None = None
         self.forwarder: Forwarder | None = None  # set: rooms run elsewhere are forwarded to
         self._releasing: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self.swept = 0  # rooms this worker took over in sweeps (tests, metrics)
 
     async def create(
         self,
@@ -101,6 +112,8 @@ class RoomRegistry:
                 if self.ownership is not None:
                     await self.ownership.claim(code)
                 await self.store.create_room(code, meta.to_dict())
+                if self.ownership is not None:
+                    await self._fence(code)
             except (StoreError, RoomError):
                 await self._release(code)
                 continue  # taken by another worker meanwhile
@@ -109,8 +122,9 @@ class RoomRegistry:
             return code, 0, token
         raise RoomError("server_full", "no free room code found; try again", 503)
 
-    async def get(self, code: str) -> Room | None:
-        """The live room ``code``, loaded from the store if it is not in memory; None: unknown."""
+    async def get(self, code: str, *, known: bool = False) -> Room | None:
+        """The live room ``code``, loaded from the store if it is not in memory; None: unknown.
+        ``known``: the code is an open room's (no look before claiming its lease)."""
         code = normalize_code(code)
         room = self.rooms.get(code)
         if room is not None and not room.stopped:
@@ -121,7 +135,7 @@ class RoomRegistry:
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
-            room = await self._load(code)
+            room = await self._load(code, known)
             future.set_result(room)
             return room
         except BaseException as exc:
@@ -131,9 +145,9 @@ class RoomRegistry:
         finally:
             del self._loading[code]
 
-    async def _load(self, code: str) -> Room | None:
-        stored = await self.store.load_room(code)
-        if stored is None:
+    async def _load(self, code: str, known: bool = False) -> Room | None:
+        stored = None if known else await self.store.load_room(code)
+        if stored is None and not known:
             return None  # unknown codes take no lease
         if self.ownership is not None:
             try:
@@ -141,13 +155,28 @@ class RoomRegistry:
             except RoomError:
                 if self.forwarder is None:
                     raise  # 503: another worker runs it
+                if stored is None:
+                    stored = await self.store.load_room(code)
+                    if stored is None:
+                        return None
                 return RemoteRoom(self.forwarder, RoomMeta.from_dict(stored.meta), self.store,
                                   self.bus, self.settings, self.clock)
-            # Read again under the lease: the previous owner may have written meanwhile.
+        try:
+            # Fence the store at the lease's generation, then read the room under it: the
+            # previous owner may have written meanwhile, and can write no more from now on.
+            if self.ownership is not None:
+                await self._fence(code)
+            else:
+                await self.store.take_over(code, None)
             stored = await self.store.load_room(code)
-            if stored is None:
-                await self._release(code)
-                return None
+        except UnknownRoom:
+            stored = None
+        except BaseException:
+            await self._release(code)
+            raise
+        if stored is None:
+            await self._release(code)
+            return None
         try:
             room = rebuild(stored, self.store, self.bus, self.settings, self.clock)
             room.recorder = self.recorder
@@ -159,6 +188,72 @@ class RoomRegistry:
             # Sockets elsewhere were seated by the previous owner: they reconnect and resume.
             await self.bus.publish(room_topic(code), {"control": "moved"})
         return room
+
+    async def _fence(self, code: str) -> None:
+        """Fence the store's writes to ``code`` at the lease just claimed (a RoomError 503, the
+        lease released, if a newer owner has fenced it already)."""
+        assert self.ownership is not None
+        generation = self.ownership.generations[code]
+        try:
+            await self.store.take_over(code, generation)
+            return
+        except Fenced as exc:
+            # The database knows a newer generation than Redis gave: Redis lost its counters
+            # (restarted without its data). Move the counter past the database's and claim again.
+            log.warning("room %s: lease generation %d is behind the store's %d; claiming again",
+                        code, generation, exc.current)
+            await self.ownership.release(code)
+            await self.ownership.bus.raise_generation(lease_key(code), exc.current)
+        await self.ownership.claim(code)
+        try:
+            await self.store.take_over(code, self.ownership.generations[code])
+        except Fenced as exc:
+            await self._release(code)
+            raise RoomError("unavailable", f"room {code} is served by another worker",
+                            503) from exc
+
+    def run(self) -> None:
+        """Start the takeover sweep (many workers only)."""
+        if self.ownership is not None and self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_loop(), name="takeover sweep")
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            # Jittered: the workers' sweeps do not line up.
+            await asyncio.sleep(self.settings.sweep_seconds * random.uniform(0.75, 1.25))
+            try:
+                await self.sweep()
+            except Exception as exc:  # the store or Redis away: try again next time
+                log.warning("takeover sweep failed (%r)", exc)
+
+    async def sweep(self) -> int:
+        """Take over every room in a match (not parked) whose lease nobody holds: lease first,
+        then the room rebuilt from its snapshot and the records since, as on failover.
+        The number of rooms taken."""
+        if self.ownership is None:
+            return 0
+        codes = [
+            code for code in await self.store.rooms_to_run()
+            if code not in self._loading
+            and (code not in self.rooms or self.rooms[code].stopped)
+        ]
+        if not codes:
+            return 0
+        holders = await self.ownership.bus.lease_holders([lease_key(code) for code in codes])
+        taken = 0
+        for code, holder in zip(codes, holders, strict=True):
+            if holder is not None:
+                continue
+            try:
+                room = await self.get(code, known=True)
+            except (RoomError, StoreError) as exc:
+                log.info("takeover sweep: room %s not taken (%r)", code, exc)
+                continue
+            if room is not None and not isinstance(room, RemoteRoom):
+                log.warning("takeover sweep: room %s had no owner; running it here", code)
+                taken += 1
+        self.swept += taken
+        return taken
 
     async def recover(self) -> int:
         """Start-up: bring back every room the store has open."""
@@ -183,6 +278,11 @@ class RoomRegistry:
         return summary(room.meta, room.game, self._spectators(room.code))
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         rooms = list(self.rooms.values())
         self.rooms.clear()
         for room in rooms:

@@ -22,6 +22,7 @@ from app.config import Settings
 from app.engine import EngineError, Event, Game, command_to_wire, parse_command
 from app.engine.commands import Command, NextRound, Timeout
 from app.store.base import RoomRecord, RoomStore
+from app.store.errors import Fenced
 
 from . import host, lobby
 from .bot_driver import BotDriver
@@ -140,6 +141,9 @@ class Room:
                     return
         except asyncio.CancelledError:
             raise
+        except Fenced as exc:  # another worker took the room over: it is no longer ours
+            log.warning("%s; this worker stops running it", exc.message)
+            await self._shut(CLOSE_RELOAD, "the room moved to another worker: reconnect")
         except Exception:
             log.exception("room %s failed; it will reload from the store", self.code)
             await self._shut(CLOSE_RELOAD, "the room is reloading: reconnect and resume")
@@ -249,7 +253,9 @@ class Room:
             self.clock() if now is None else now,
             [{**e.to_dict(), "seq": s} for s, e in stamped],
         )
+        storing = time.perf_counter()
         await self.store.append(self.code, record, self.meta.to_dict() if meta_changed else None)
+        METRICS.commits.observe(time.perf_counter() - storing)
         topic = room_topic(self.code)
         for seq, event in stamped:
             self.history.append((seq, event))
@@ -313,6 +319,8 @@ class Room:
         finished = game is None or self.meta.phase == LOBBY or game.phase == "match_over"
         if finished:
             await self.store.close_room(self.code)
+        else:
+            await self.store.park(self.code)  # the takeover sweep leaves it be
         log.info("room %s unloaded: nobody connected for %.0f s", self.code,
                  self.settings.idle_seconds)
         await self._shut(None, "")

@@ -45,3 +45,14 @@ class SerialWrites:
     async def close_room(self, code: str) -> None:
         async with self._lock:
             await self.inner.close_room(code)
+
+    async def take_over(self, code: str, generation: int | None) -> None:
+        async with self._lock:
+            await self.inner.take_over(code, generation)
+
+    async def park(self, code: str) -> None:
+        async with self._lock:
+            await self.inner.park(code)
+
+    async def rooms_to_run(self) -> list[str]:
+        return await self.inner.rooms_to_run()

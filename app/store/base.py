@@ -4,6 +4,12 @@ Every accepted command is appended (with the events it produced) before those ev
 published; a snapshot of the engine is saved now and then. A room is rebuilt from its latest
 snapshot plus the records after it (the engine is deterministic, so re-applying the stored
 commands gives the exact state; the stored events serve clients resuming with ``since``).
+
+Fencing (many workers): a worker that takes a room over calls ``take_over(code, generation)``
+with its lease generation before loading it; from then on the store refuses (``Fenced``) every
+write of an older generation to that room, inside the same SQL statement that would write it,
+so a worker frozen between its lease check and its insert writes nothing once another worker
+took the room. A store that never took the room over writes unfenced (one worker, no leases).
 """
 
 from __future__ import annotations
@@ -47,3 +53,16 @@ class RoomStore(Protocol):
 
     async def close_room(self, code: str) -> None:
         """The room is finished or abandoned: its snapshot and live log may go (history stays)."""
+
+    async def take_over(self, code: str, generation: int | None) -> None:
+        """This worker runs the room from now on: unpark it and, with a ``generation`` (the
+        lease's), raise the room's fencing generation to it; this store's later writes to the
+        room carry it. ``Fenced`` if the room is at a higher generation already (or at the same
+        one taken by another store), ``UnknownRoom`` if it is not open."""
+
+    async def park(self, code: str) -> None:
+        """The room is unloaded for idleness (still open): the takeover sweep leaves it be."""
+
+    async def rooms_to_run(self) -> list[str]:
+        """Codes of open rooms in a match and not parked: what a takeover sweep keeps running
+        (each is run by whoever holds its lease; the sweep claims those nobody holds)."""

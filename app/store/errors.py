@@ -4,6 +4,7 @@ StoreError            code: str, message: str
 ├── UnknownRoom       not_found: no open room has this code
 ├── RoomExists        conflict: an open room already has this code
 ├── DuplicateRecord   conflict: this room seq is stored already
+├── Fenced            unavailable: a newer owner took the room over; this writer must stop
 ├── NotFound          not_found: no such player, match or league
 └── InvalidRequest    bad_request: a value the store refuses (name, scoring, seats...)
 """
@@ -29,6 +30,23 @@ class RoomExists(StoreError):
 
 class DuplicateRecord(StoreError):
     code = "conflict"
+
+
+class Fenced(StoreError):
+    """The room's fencing generation is above the writer's: another worker took the room over
+    (with a newer lease) since this one did. Nothing of the refused write was stored; the
+    writer must stop acting as the room's owner."""
+
+    code = "unavailable"
+
+    def __init__(self, room: str, generation: int, current: int) -> None:
+        super().__init__(
+            f"room {room}: write refused, the room is at generation {current} and this writer "
+            f"holds {generation} (another worker took it over)"
+        )
+        self.room = room
+        self.generation = generation
+        self.current = current
 
 
 class NotFound(StoreError):

@@ -1,4 +1,8 @@
-"""An in-memory RoomStore: the default in unit tests (no database, no sleeps)."""
+"""An in-memory RoomStore: the default in unit tests (no database, no sleeps).
+
+``MemoryRoomStore(shared=other)`` is another worker's view of the same rooms (its own fencing
+generations, the same data), so fencing behaves as on SQL.
+"""
 
 from __future__ import annotations
 
@@ -6,24 +10,40 @@ import copy
 from typing import Any
 
 from .base import RoomRecord, StoredRoom
+from .errors import Fenced, UnknownRoom
+
+UNFENCED = 2**62  # a store that never took a room over writes to it unconditionally
 
 
 class MemoryRoomStore:
-    def __init__(self) -> None:
-        self._rooms: dict[str, StoredRoom] = {}
-        self._closed: set[str] = set()
+    def __init__(self, shared: MemoryRoomStore | None = None) -> None:
+        self._rooms: dict[str, StoredRoom] = shared._rooms if shared else {}
+        self._closed: set[str] = shared._closed if shared else set()
+        self._generations: dict[str, int] = shared._generations if shared else {}
+        self._parked: set[str] = shared._parked if shared else set()
+        self._fences: dict[str, int] = {}  # this store's generation per room it took over
+
+    def _fence(self, code: str) -> None:
+        current = self._generations.get(code, 0)
+        mine = self._fences.get(code, UNFENCED)
+        if current > mine:
+            raise Fenced(code, mine, current)
 
     async def create_room(self, code: str, meta: dict[str, Any]) -> None:
         self._rooms[code] = StoredRoom(code, copy.deepcopy(meta), None, 0)
+        self._generations[code] = 0
+        self._parked.discard(code)
 
     async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
         room = self._rooms[code]
+        self._fence(code)
         room.records.append(copy.deepcopy(record))
         if meta is not None:
             room.meta = copy.deepcopy(meta)
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
         room = self._rooms[code]
+        self._fence(code)
         room.snapshot = copy.deepcopy(snapshot)
         room.snapshot_seq = seq
         room.records = [r for r in room.records if r.seq > seq]
@@ -36,4 +56,36 @@ class MemoryRoomStore:
         return [code for code in self._rooms if code not in self._closed]
 
     async def close_room(self, code: str) -> None:
+        if code in self._rooms and code not in self._closed:
+            self._fence(code)
         self._closed.add(code)
+        self._fences.pop(code, None)
+
+    async def take_over(self, code: str, generation: int | None) -> None:
+        if code not in self._rooms or code in self._closed:
+            raise UnknownRoom(f"no open room {code}")
+        if generation is not None:
+            current = self._generations.get(code, 0)
+            if current > generation or (
+                current == generation and self._fences.get(code) != generation
+            ):
+                raise Fenced(code, generation, current)
+            self._generations[code] = generation
+            self._fences[code] = generation
+        self._parked.discard(code)
+
+    async def park(self, code: str) -> None:
+        if code not in self._rooms or code in self._closed:
+            raise UnknownRoom(f"no open room {code}")
+        self._fence(code)
+        self._parked.add(code)
+        self._fences.pop(code, None)
+
+    async def rooms_to_run(self) -> list[str]:
+        return [
+            code
+            for code, room in self._rooms.items()
+            if code not in self._closed
+            and code not in self._parked
+            and room.meta.get("phase", "lobby") != "lobby"
+        ]

@@ -5,7 +5,8 @@ under asyncio (a lazy load there raises). The migrations in ``migrations/version
 these tables; a test compares the two.
 
     players        guest profiles: a display name and the hash of the key the browser keeps
-    rooms          one row per room ever opened; ``closed_at`` set when it is finished
+    rooms          one row per room ever opened; ``closed_at`` set when it is finished;
+                   ``generation`` fences writes by the room's owner (lease generation)
     room_snapshots the latest engine snapshot of an open room (recovery); removed on close
     room_log       every accepted command of a room with its events; lines that belong to a
                    match (``match_id``) are its event log and stay, the rest go on close
@@ -120,6 +121,11 @@ class Room(Base):
     meta: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = _now_column()
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Fencing token: the lease generation of the worker that last took the room over. A write
+    # goes in only while the row's generation is <= the writer's (``SqlRoomStore.take_over``).
+    generation: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+    # Unloaded for idleness: the takeover sweep leaves it alone until someone asks for it.
+    parked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
 
 
 class RoomSnapshot(Base):

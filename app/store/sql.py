@@ -9,10 +9,16 @@
     ...
     await engine.dispose()                          # on shutdown
 
-``append`` returns only once the record is committed. Each command's record goes into
-``room_log``; the line is tagged with the room's running match (see ``HistoryStore``), which makes
-it part of that match's event log. ``close_room`` removes what only recovery needed: the snapshot
-and the log lines outside any match. Room codes may be reused once a room is closed.
+``append`` returns only once the record is committed. Writes are fenced (see app/store/base.py):
+once this store has taken a room over at a lease generation, each of its writes to the room
+goes in only if the room row's ``generation`` is still <= that one, checked in the writing
+statement itself (on Postgres under a share lock of the room row, so a takeover's UPDATE waits
+for an insert in flight and the new owner's load sees it); a refused write raises ``Fenced``.
+
+Each command's record goes into ``room_log``; the line is tagged with the room's running match
+(see ``HistoryStore``), which makes it part of that match's event log. ``close_room`` removes what
+only recovery needed: the snapshot and the log lines outside any match. Room codes may be reused
+once a room is closed.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .base import RoomRecord, StoredRoom
-from .errors import DuplicateRecord, RoomExists, UnknownRoom
+from .errors import DuplicateRecord, Fenced, RoomExists, StoreError, UnknownRoom
 from .models import (
     ABANDONED,
     RUNNING,
@@ -54,6 +60,7 @@ from .models import (
 )
 
 T = TypeVar("T")
+UNFENCED = 2**62  # the generation of a store that never took the room over: writes go in
 
 
 def open_room_id(code: str) -> Any:
@@ -62,14 +69,23 @@ def open_room_id(code: str) -> Any:
 
 
 # The hot INSERT of ``append``, run as one executemany per batch. No joins: the room id comes
-# from the store's memory, and the subqueries are index lookups. The room must still be open
-# (``room_id`` NULL otherwise: an IntegrityError), which also covers a room that another worker
-# closed after this one cached its id. The match is the newest of the room that a record at
-# ``seq`` belongs to (the same rule as ``HistoryStore``'s tagging), so a match that starts or
-# ends between two appends is seen by the next one, whichever worker recorded it.
+# from the store's memory, and the subqueries are index lookups. The room must still be open and
+# at a generation <= the writer's (``room_id`` NULL otherwise: an IntegrityError), which also
+# covers a room that another worker closed or took over after this one cached its id. On
+# Postgres the room row is share-locked until the commit: a takeover (UPDATE of the row) waits
+# for the insert, or the insert waits for the takeover and then sees the new generation.
+# The match is the newest of the room that a record at ``seq`` belongs to (the same rule as
+# ``HistoryStore``'s tagging), so a match that starts or ends between two appends is seen by the
+# next one, whichever worker recorded it.
 _ROOM = bindparam("p_room", type_=Integer)
 _SEQ = bindparam("p_seq", type_=BigInteger)
-_OPEN_ROOM = select(Room.id).where(Room.id == _ROOM, Room.closed_at.is_(None)).scalar_subquery()
+_GEN = bindparam("p_gen", type_=BigInteger)
+_OPEN_ROOM = (
+    select(Room.id)
+    .where(Room.id == _ROOM, Room.closed_at.is_(None), Room.generation <= _GEN)
+    .with_for_update(read=True)  # FOR SHARE on Postgres; SQLite: BEGIN IMMEDIATE serializes
+    .scalar_subquery()
+)
 _MATCH_AT = (
     select(Match.id)
     .where(Match.room_id == _ROOM, Match.first_seq <= _SEQ)
@@ -81,7 +97,11 @@ _MATCH_AT = (
 _INSERT_LINE = insert(RoomLogLine).values(room_id=_OPEN_ROOM, match_id=_MATCH_AT)
 _SET_META = (
     update(Room)
-    .where(Room.id == bindparam("p_room", type_=Integer), Room.closed_at.is_(None))
+    .where(
+        Room.id == bindparam("p_room", type_=Integer),
+        Room.closed_at.is_(None),
+        Room.generation <= bindparam("p_gen", type_=BigInteger),
+    )
     .values(meta=bindparam("p_meta", type_=JsonType))
 )
 
@@ -93,6 +113,7 @@ class _Append:
     meta: dict[str, Any] | None
     done: asyncio.Future[None]
     room_id: int | None = None
+    generation: int = UNFENCED  # the writer's fencing generation for this room
 
 
 @dataclass(slots=True)
@@ -126,6 +147,8 @@ class SqlRoomStore:
         # Open rooms' ids by code: a room's id never changes while it is open; the entry goes
         # when this store closes the room, and is refreshed whenever a worker loads it.
         self._room_ids: dict[str, int] = {}
+        # Rooms this store took over, with the lease generation its writes to them carry.
+        self._fences: dict[str, int] = {}
         self._queue: list[_Append | _Job] = []
         self._writer: asyncio.Task[None] | None = None
         self.batches = 0  # transactions the writer committed for appends (tests, benchmarks)
@@ -218,10 +241,10 @@ class SqlRoomStore:
             if len(batch) > 1:
                 raise
             item = batch[0]
-            # A closed room (NULL room id) or a seq stored twice: tell which.
-            if await self._room_id(item.code) is None:
-                self._room_ids.pop(item.code, None)
-                raise UnknownRoom(f"no open room {item.code}") from exc
+            # A closed room or a newer owner (NULL room id), or a seq stored twice: tell which.
+            refusal = await self._refusal(item.code, item.generation)
+            if refusal is not None:
+                raise refusal from exc
             if retried:
                 return  # the first try committed before its connection died
             raise DuplicateRecord(f"room {item.code} already has seq {item.record.seq}") from exc
@@ -235,6 +258,7 @@ class SqlRoomStore:
             {
                 "p_room": item.room_id,
                 "p_seq": item.record.seq,
+                "p_gen": item.generation,
                 "seq": item.record.seq,
                 "seat": item.record.seat,
                 "command": item.record.command,
@@ -244,7 +268,9 @@ class SqlRoomStore:
             for item in batch
         ]
         metas = [
-            {"p_room": item.room_id, "p_meta": item.meta} for item in batch if item.meta is not None
+            {"p_room": item.room_id, "p_meta": item.meta, "p_gen": item.generation}
+            for item in batch
+            if item.meta is not None
         ]
         if self._postgres and not metas and len(lines) == 1:
             async with self._autocommit.connect() as conn:
@@ -286,13 +312,17 @@ class SqlRoomStore:
     async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
         """Queue the record for the writer; returns once its transaction has committed."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._enqueue(_Append(code, record, meta, done, self._room_ids.get(code)))
+        self._enqueue(
+            _Append(code, record, meta, done, self._room_ids.get(code),
+                    self._fences.get(code, UNFENCED))
+        )
         await done
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
         maker = pg_insert if self._postgres else sqlite_insert
+        generation = self._fences.get(code, UNFENCED)
         source = select(Room.id, literal(seq, BigInteger), literal(snapshot, JsonType)).where(
-            Room.code == code, Room.closed_at.is_(None)
+            Room.code == code, Room.closed_at.is_(None), Room.generation <= generation
         )
         stmt = maker(RoomSnapshot).from_select(["room_id", "seq", "data"], source)
         stmt = stmt.on_conflict_do_update(
@@ -304,7 +334,7 @@ class SqlRoomStore:
             async with self._engine.begin() as conn:
                 result = await conn.execute(stmt)
             if result.rowcount == 0:
-                raise UnknownRoom(f"no open room {code}")
+                raise await self._refusal(code, generation) or UnknownRoom(f"no open room {code}")
 
         await self._exclusive(run)
 
@@ -347,14 +377,18 @@ class SqlRoomStore:
         """Retention: the snapshot and the log lines outside any match go; a match still
         running is recorded as abandoned; the room's history and match event logs stay."""
         self._room_ids.pop(code, None)
-        await self._exclusive(lambda: self._close(code))
+        await self._exclusive(lambda: self._close(code, self._fences.get(code, UNFENCED)))
         self._room_ids.pop(code, None)
+        self._fences.pop(code, None)
 
-    async def _close(self, code: str) -> None:
+    async def _close(self, code: str, generation: int) -> None:
         async with self._engine.begin() as conn:
-            room_id = await _locked_room_id(conn, code)
-            if room_id is None:
+            locked = await _locked_room(conn, code)
+            if locked is None:
                 return  # closing twice is harmless
+            room_id, current = locked
+            if current > generation:
+                raise Fenced(code, generation, current)
             await conn.execute(delete(RoomSnapshot).where(RoomSnapshot.room_id == room_id))
             await conn.execute(
                 delete(RoomLogLine).where(
@@ -377,16 +411,96 @@ class SqlRoomStore:
             )
             await conn.execute(update(Room).where(Room.id == room_id).values(closed_at=utcnow()))
 
+    async def take_over(self, code: str, generation: int | None) -> None:
+        """Unpark the room and raise its generation to ``generation`` (a newer lease): from
+        then on every write of an older generation is refused. Taking it again at the same
+        generation is fine for this store only (its lease was renewed, not lost)."""
+
+        async def run() -> None:
+            async with self._engine.begin() as conn:
+                query = update(Room).where(Room.code == code, Room.closed_at.is_(None))
+                if generation is None:
+                    query = query.where(Room.parked.is_(True)).values(parked=False)
+                    await conn.execute(query)
+                    return
+                mine = generation if self._fences.get(code) == generation else -1
+                query = query.where(
+                    or_(Room.generation < generation, Room.generation == mine)
+                ).values(generation=generation, parked=False)
+                room_id = (await conn.execute(query.returning(Room.id))).scalar_one_or_none()
+            if room_id is None:
+                current = await self._generation(code)
+                if current is None:
+                    raise UnknownRoom(f"no open room {code}")
+                raise Fenced(code, generation, current)
+            self._room_ids[code] = room_id
+            self._fences[code] = generation
+
+        await self._exclusive(run)
+
+    async def park(self, code: str) -> None:
+        generation = self._fences.get(code, UNFENCED)
+
+        async def run() -> None:
+            async with self._engine.begin() as conn:
+                result = await conn.execute(
+                    update(Room)
+                    .where(
+                        Room.code == code,
+                        Room.closed_at.is_(None),
+                        Room.generation <= generation,
+                    )
+                    .values(parked=True)
+                )
+            if result.rowcount == 0:
+                raise await self._refusal(code, generation) or UnknownRoom(f"no open room {code}")
+
+        await self._exclusive(run)
+        self._fences.pop(code, None)
+
+    async def rooms_to_run(self) -> list[str]:
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(Room.code)
+                .where(
+                    Room.closed_at.is_(None),
+                    Room.parked.is_(False),
+                    Room.meta["phase"].as_string() != "lobby",
+                )
+                .order_by(Room.id)
+            )
+            return list(rows.scalars())
+
+    async def _refusal(self, code: str, generation: int) -> StoreError | None:
+        """Why a write of ``generation`` to ``code`` found no room row: the room is closed
+        (``UnknownRoom``), or a newer owner took it over (``Fenced``); None: neither."""
+        current = await self._generation(code)
+        if current is None:
+            self._room_ids.pop(code, None)
+            return UnknownRoom(f"no open room {code}")
+        if current > generation:
+            return Fenced(code, generation, current)
+        return None
+
+    async def _generation(self, code: str) -> int | None:
+        async with self._engine.connect() as conn:
+            query = select(Room.generation).where(Room.code == code, Room.closed_at.is_(None))
+            current: int | None = (await conn.execute(query)).scalar_one_or_none()
+            return current
+
     async def _room_id(self, code: str) -> int | None:
         async with self._engine.begin() as conn:
-            return await _locked_room_id(conn, code)
+            locked = await _locked_room(conn, code)
+            return None if locked is None else locked[0]
 
 
-async def _locked_room_id(conn: AsyncConnection, code: str) -> int | None:
-    query = select(Room.id).where(Room.code == code, Room.closed_at.is_(None))
+async def _locked_room(conn: AsyncConnection, code: str) -> tuple[int, int] | None:
+    """The open room's (id, generation), its row locked until the transaction ends."""
+    query = select(Room.id, Room.generation).where(Room.code == code, Room.closed_at.is_(None))
     if conn.dialect.name == "postgresql":
         query = query.with_for_update()  # SQLite: BEGIN IMMEDIATE already serializes writers
-    return (await conn.execute(query)).scalar_one_or_none()
+    row = (await conn.execute(query)).one_or_none()
+    return None if row is None else (row[0], row[1])
 
 
 def _settle(

@@ -60,7 +60,12 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(params=BACKENDS)
 async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
+    return await fresh_url(request, str(request.param), tmp_path)
+
+
+async def fresh_url(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> str:
+    """A migrated, empty database of ``backend`` ("sqlite" or "postgres") for this test."""
+    if backend == "sqlite":
         template: Path = request.getfixturevalue("migrated_sqlite")
         shutil.copyfile(template, tmp_path / "uno.db")
         return f"sqlite+aiosqlite:///{tmp_path / 'uno.db'}"

@@ -18,6 +18,7 @@ from app.store.models import Base
 from tests.services import drop_postgres_database, fresh_postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
+HEAD = "0002"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -47,11 +48,57 @@ async def tables_and_version(url: str) -> tuple[set[str], list[str]]:
 async def test_upgrade_downgrade_upgrade_on_an_empty_database(empty_url: str) -> None:
     all_tables = set(Base.metadata.tables)
     await migrate(empty_url)
-    assert await tables_and_version(empty_url) == (all_tables, ["0001"])
+    assert await tables_and_version(empty_url) == (all_tables, [HEAD])
     await downgrade(empty_url, "base")
     assert await tables_and_version(empty_url) == (set(), [])
     await migrate(empty_url)
-    assert await tables_and_version(empty_url) == (all_tables, ["0001"])
+    assert await tables_and_version(empty_url) == (all_tables, [HEAD])
+
+
+async def room_columns(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return set(await conn.run_sync(
+                lambda c: {col["name"] for col in inspect(c).get_columns("rooms")}))
+    finally:
+        await engine.dispose()
+
+
+async def test_0002_adds_the_fencing_generation_and_goes_back_keeping_every_room(
+    empty_url: str,
+) -> None:
+    """0001 -> 0002 on a database with rooms in play, down again and up again: the rooms,
+    their logs and snapshots stay (SQLite must not copy ``rooms``: that would drop the log)."""
+    await migrate(empty_url, "0001")
+    engine = create_engine(empty_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(
+                "INSERT INTO rooms (id, code, meta, created_at)"
+                " VALUES (1, 'ABCD', '{}', CURRENT_TIMESTAMP)"))
+            await conn.execute(text(
+                "INSERT INTO room_log (room_id, seq, seat, command, now_ms, events)"
+                " VALUES (1, 1, 0, '{}', 5, '[]')"))
+            await conn.execute(text(
+                "INSERT INTO room_snapshots (room_id, seq, data) VALUES (1, 1, '{}')"))
+        assert {"generation", "parked"} & await room_columns(empty_url) == set()
+
+        await migrate(empty_url)
+        assert {"generation", "parked"} <= await room_columns(empty_url)
+        async with engine.connect() as conn:
+            row = (await conn.execute(text("SELECT generation, parked FROM rooms"))).one()
+            assert (row[0], bool(row[1])) == (0, False)  # existing rooms: unfenced, running
+
+        await downgrade(empty_url, "0001")
+        assert {"generation", "parked"} & await room_columns(empty_url) == set()
+        await migrate(empty_url)
+        async with engine.connect() as conn:
+            for table in ("rooms", "room_log", "room_snapshots"):
+                count = (await conn.execute(text(f"SELECT count(*) FROM {table}"))).scalar()
+                assert count == 1, table
+    finally:
+        await engine.dispose()
 
 
 async def test_migrations_create_exactly_the_models(empty_url: str) -> None:
@@ -83,7 +130,7 @@ async def test_workers_starting_at_once_migrate_once(empty_url: str) -> None:
     ]
     errors = [(await worker.communicate())[1].decode() for worker in workers]
     assert [worker.returncode for worker in workers] == [0, 0, 0], errors
-    assert await tables_and_version(empty_url) == (set(Base.metadata.tables), ["0001"])
+    assert await tables_and_version(empty_url) == (set(Base.metadata.tables), [HEAD])
 
 
 async def test_the_alembic_command_line_round_trips(empty_url: str) -> None:
@@ -105,5 +152,6 @@ async def test_the_alembic_command_line_round_trips(empty_url: str) -> None:
     )
     _, err = await proc.communicate()
     assert proc.returncode == 0, err.decode()
+    assert "Running downgrade 0002 -> 0001" in err.decode()
     assert "Running downgrade 0001" in err.decode()
-    assert await tables_and_version(empty_url) == (set(Base.metadata.tables), ["0001"])
+    assert await tables_and_version(empty_url) == (set(Base.metadata.tables), [HEAD])

@@ -1,0 +1,168 @@
+"""Fencing: once a newer owner took a room over (a higher lease generation), every write of the
+older owner is refused inside the SQL statement that would store it, and nothing of it lands.
+Runs on SQLite, Postgres and the in-memory store."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.bus import InProcessBus
+from app.config import Settings
+from app.rooms import RoomRegistry
+from app.rooms.errors import RoomUnavailable
+from app.rooms.items import Item
+from app.store.base import RoomStore
+from app.store.db import create_engine
+from app.store.errors import Fenced, UnknownRoom
+from app.store.memory import MemoryRoomStore
+from app.store.sql import SqlRoomStore
+
+from .conftest import fresh_url
+from .test_sql_room_store import record
+
+Workers = Callable[[], RoomStore]  # each call: another worker's store on the same database
+
+
+@pytest.fixture(params=["sqlite", "postgres", "memory"])
+async def worker_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Workers]:
+    if request.param == "memory":
+        first = MemoryRoomStore()
+        yield lambda: MemoryRoomStore(shared=first)
+        return
+    db_url = await fresh_url(request, request.param, tmp_path)
+    engines: list[AsyncEngine] = []
+
+    def make() -> RoomStore:
+        engines.append(create_engine(db_url))  # its own engine: its own process, really
+        return SqlRoomStore(engines[-1])
+
+    yield make
+    for engine in engines:
+        await engine.dispose()
+
+
+async def test_the_stale_owner_writes_nothing_once_a_newer_owner_took_the_room(
+    worker_store: Workers,
+) -> None:
+    old, new = worker_store(), worker_store()
+    await old.create_room("FENC", {"owner": "old"})
+    await old.take_over("FENC", 1)
+    await old.append("FENC", record(1), None)
+    await old.save_snapshot("FENC", 1, {"at": 1})
+
+    await new.take_over("FENC", 2)  # the old owner's lease lapsed: generation 2 takes over
+    with pytest.raises(Fenced) as refused:
+        await old.append("FENC", record(2), {"owner": "old, still"})
+    assert (refused.value.generation, refused.value.current) == (1, 2)
+    assert "another worker took it over" in refused.value.message
+    with pytest.raises(Fenced):
+        await old.save_snapshot("FENC", 2, {"at": 2})
+    with pytest.raises(Fenced):
+        await old.park("FENC")
+    with pytest.raises(Fenced):
+        await old.close_room("FENC")
+
+    loaded = await new.load_room("FENC")
+    assert loaded is not None
+    assert [r.seq for r in loaded.records] == []  # after the snapshot at 1: nothing of seq 2
+    assert (loaded.snapshot, loaded.snapshot_seq) == ({"at": 1}, 1)
+    assert loaded.meta == {"owner": "old"}
+    assert "FENC" in await new.open_rooms()
+
+    # The new owner writes on; the old one cannot take the room back with its old lease.
+    await new.append("FENC", record(2), {"owner": "new"})
+    with pytest.raises(Fenced):
+        await old.take_over("FENC", 1)
+    with pytest.raises(Fenced):
+        await old.take_over("FENC", 2)  # the same generation is the new owner's alone
+    await new.take_over("FENC", 2)  # ...who may claim it again (a renewed lease)
+    loaded = await old.load_room("FENC")
+    assert loaded is not None and loaded.meta == {"owner": "new"}
+    assert [r.seq for r in loaded.records] == [2]
+
+
+async def test_a_fenced_append_in_a_group_commit_fails_alone(worker_store: Workers) -> None:
+    old, new = worker_store(), worker_store()
+    for code in ("KEEP", "LOST"):
+        await old.create_room(code, {})
+        await old.take_over(code, 1)
+    await new.take_over("LOST", 5)
+    results = await asyncio.gather(
+        old.append("KEEP", record(1), {"kept": 1}),
+        old.append("LOST", record(1), {"lost": 1}),
+        old.append("KEEP", record(2), None),
+        return_exceptions=True,
+    )
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], Fenced)
+    kept, lost = await new.load_room("KEEP"), await new.load_room("LOST")
+    assert kept is not None and [r.seq for r in kept.records] == [1, 2]
+    assert kept.meta == {"kept": 1}
+    assert lost is not None and (lost.records, lost.meta) == ([], {})
+
+
+async def test_a_store_that_never_took_a_room_over_writes_unfenced(
+    worker_store: Workers,
+) -> None:
+    # One worker, no leases (the in-process bus): nothing is fenced.
+    store = worker_store()
+    await store.create_room("SOLO", {})
+    await store.take_over("SOLO", None)
+    await store.append("SOLO", record(1), {"a": 1})
+    with pytest.raises(UnknownRoom):
+        await store.take_over("NONE", 3)
+    loaded = await store.load_room("SOLO")
+    assert loaded is not None and [r.seq for r in loaded.records] == [1]
+
+
+async def test_the_sweep_sees_rooms_in_a_match_that_are_not_parked(
+    worker_store: Workers,
+) -> None:
+    store = worker_store()
+    meta: dict[str, Any] = {"phase": "in_match"}
+    for code in ("PLAY", "IDLE", "LOBB", "DONE"):
+        await store.create_room(code, meta if code != "LOBB" else {"phase": "lobby"})
+    await store.park("IDLE")
+    await store.close_room("DONE")
+    assert await store.rooms_to_run() == ["PLAY"]
+    await worker_store().take_over("IDLE", 1)  # loaded again: running, sweepable
+    assert sorted(await store.rooms_to_run()) == ["IDLE", "PLAY"]
+
+
+async def test_a_fenced_room_stops_on_the_stale_worker_without_acknowledging(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The room actor whose write is fenced out answers the command with ``unavailable`` (no
+    ack), stops and leaves the registry: this worker no longer acts as the room's owner."""
+    url = await fresh_url(request, "sqlite", tmp_path)
+    engines = [create_engine(url), create_engine(url)]
+    old, new = SqlRoomStore(engines[0]), SqlRoomStore(engines[1])
+    registry = RoomRegistry(old, InProcessBus(), Settings(database_url=url))
+    try:
+        code, seat, _ = await registry.create("Ann")
+        await old.take_over(code, 1)  # this worker's lease: generation 1
+        room = await registry.get(code)
+        assert room is not None
+        await room.ask(Item("command", seat=seat, message={"type": "add_bot"}))
+
+        await new.take_over(code, 2)  # another worker took the room over
+        with pytest.raises(RoomUnavailable):
+            await room.ask(Item("command", seat=seat, message={"type": "add_bot"}))
+        async with asyncio.timeout(5):
+            while code in registry.rooms:
+                await asyncio.sleep(0.01)
+        assert room.stopped
+        stored = await new.load_room(code)
+        assert stored is not None
+        assert [r.command["type"] for r in stored.records] == ["add_bot"]  # one, not two
+        assert len(stored.meta["seats"]) == 2
+    finally:
+        await registry.close()
+        for engine in engines:
+            await engine.dispose()
