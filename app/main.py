@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
@@ -23,6 +24,7 @@ from app.config import Settings, get_settings
 from app.rooms import Hub, RoomRegistry
 from app.rooms.forwarding import Forwarder
 from app.rooms.hub import CLOSE_RELOAD, room_topic
+from app.rooms.metrics import watch_gc_pauses, watch_loop_lag
 from app.rooms.ownership import FencedStore, Ownership
 from app.rooms.recorder import MatchRecorder, NoRecorder
 from app.rooms.serial_store import SerialWrites
@@ -126,9 +128,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         recovered = await registry.recover()
         log.info("serving; %d rooms recovered from the store", recovered)
         settle_garbage_collector()
+        watch_gc_pauses()
+        lag_watch = asyncio.create_task(watch_loop_lag(), name="event-loop lag probe")
         try:
             yield
         finally:
+            lag_watch.cancel()
             if registry.forwarder is not None:
                 await registry.forwarder.close()
             owned = list(registry.rooms)

@@ -8,7 +8,7 @@ import logging
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse
 
-from app.rooms.metrics import LATENCY_BUCKETS, METRICS
+from app.rooms.metrics import METRICS
 
 from .deps import ServicesDep
 
@@ -58,16 +58,19 @@ async def metrics(services: ServicesDep) -> str:
         "# HELP uno_commands_per_second Accepted commands per second over the last 10 s.",
         "# TYPE uno_commands_per_second gauge",
         f"uno_commands_per_second {METRICS.commands_per_second():.3f}",
-        "# HELP uno_command_latency_seconds From a command's arrival to its last event sent out.",
-        "# TYPE uno_command_latency_seconds histogram",
     ]
-    running = 0
-    for bound, count in zip(LATENCY_BUCKETS, METRICS.latency_counts, strict=False):
-        running += count
-        lines.append(f'uno_command_latency_seconds_bucket{{le="{bound}"}} {running}')
-    lines.append(f'uno_command_latency_seconds_bucket{{le="+Inf"}} {METRICS.commands}')
-    lines.append(f"uno_command_latency_seconds_sum {METRICS.latency_sum:.6f}")
-    lines.append(f"uno_command_latency_seconds_count {METRICS.commands}")
+    lines += METRICS.latency.render(
+        "uno_command_latency_seconds", "From a command's arrival to its last event sent out."
+    )
+    lines += METRICS.commits.render(
+        "uno_store_commit_seconds", "Storing one accepted command (its group commit included)."
+    )
+    lines += METRICS.loop_lag.render(
+        "uno_event_loop_lag_seconds", "How late the event loop woke a 100 ms sleeper."
+    )
+    lines += METRICS.gc_pauses.render(
+        "uno_gc_pause_seconds", "Garbage collections of the older generations."
+    )
     lines += [
         "# HELP uno_errors_total Errors answered, by code.",
         "# TYPE uno_errors_total counter",
