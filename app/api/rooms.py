@@ -77,8 +77,8 @@ async def join_room(
 
 @router.get("", response_model=list[RoomSummary])
 async def list_rooms(services: ServicesDep) -> list[dict[str, Any]]:
-    """Public rooms open to join or watch."""
-    return services.registry.public_rooms()
+    """Public rooms open to join or watch, on every worker."""
+    return await services.registry.listed_rooms()
 
 
 @router.get("/{code}", response_model=RoomSummary)

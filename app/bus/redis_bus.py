@@ -26,6 +26,7 @@ import contextlib
 import json
 import logging
 import random
+import time
 import uuid
 from typing import Any
 
@@ -78,6 +79,25 @@ end
 return 1
 """
 
+# KEYS: listing index (zset: code -> expiry ms), listing data (hash: code -> JSON). ARGV: now ms.
+# Drops the expired entries; returns the live ones' data.
+_LISTED = """
+local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+for i = 1, #expired, 500 do
+  redis.call('HDEL', KEYS[2], unpack(expired, i, math.min(i + 499, #expired)))
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')
+local out = {}
+for i = 1, #live, 500 do
+  local part = redis.call('HMGET', KEYS[2], unpack(live, i, math.min(i + 499, #live)))
+  for _, value in ipairs(part) do
+    if value then out[#out + 1] = value end
+  end
+end
+return out
+"""
+
 # KEYS: lease. ARGV: owner. Returns 1 if released.
 _RELEASE = """
 if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
@@ -120,6 +140,7 @@ class RedisBus:
         self._renew = self._redis.register_script(_RENEW)
         self._release = self._redis.register_script(_RELEASE)
         self._raise = self._redis.register_script(_RAISE)
+        self._listed = self._redis.register_script(_LISTED)
         self.connected = False  # the listener holds a live, subscribed PubSub
         self.reconnects = 0  # times the listener came back after losing Redis
 
@@ -240,6 +261,40 @@ class RedisBus:
         """Make the next lease of ``key`` get a generation above ``at_least`` (Redis lost its
         counters, e.g. restarted without its data, and the store knows a newer one)."""
         await self._raise(keys=[self._key(key) + ":gen"], args=[at_least])
+
+    # -- a shared listing (public rooms across workers) ------------------------------------------
+
+    async def list_entries(self, listing: str, entries: dict[str, dict[str, Any]],
+                           ttl_seconds: float) -> None:
+        """Put (or refresh) ``entries`` (key -> JSON-safe dict) in ``listing`` for
+        ``ttl_seconds``: an entry nobody refreshes drops out by itself (its worker died)."""
+        if not entries:
+            return
+        expires = int((time.time() + ttl_seconds) * 1000)
+        index, data = self._listing_keys(listing)
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(index, dict.fromkeys(entries, expires))
+            pipe.hset(data, mapping={
+                key: json.dumps(value, separators=(",", ":")) for key, value in entries.items()})
+            await pipe.execute()
+
+    async def unlist(self, listing: str, keys: list[str]) -> None:
+        if not keys:
+            return
+        index, data = self._listing_keys(listing)
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.zrem(index, *keys)
+            pipe.hdel(data, *keys)
+            await pipe.execute()
+
+    async def listed(self, listing: str) -> list[dict[str, Any]]:
+        """Every live entry of ``listing`` (expired ones are dropped on the way)."""
+        values = await self._listed(keys=list(self._listing_keys(listing)),
+                                    args=[int(time.time() * 1000)])
+        return [json.loads(value) for value in values]
+
+    def _listing_keys(self, listing: str) -> tuple[str, str]:
+        return f"{self._prefix}list:{listing}", f"{self._prefix}list:{listing}:data"
 
     # -- the supervised listener ------------------------------------------------------------------
 

@@ -4,7 +4,9 @@ With many workers (``ownership`` set) a room runs where its lease is held: takin
 load, failover) claims the lease, then fences the store at the lease's generation before reading
 the room (``_claim``); a periodic sweep (``run``, every ``sweep_seconds``, jittered) takes over
 the rooms in a match whose lease nobody holds, so a room with no client left (bots playing, a
-turn timer running) carries on after its owner dies.
+turn timer running) carries on after its owner dies. Each tick also lists this worker's public
+rooms in Redis (``PUBLIC_LISTING``, entries expiring after three ticks unless refreshed), so
+``GET /api/rooms`` on any worker shows every worker's public rooms (``listed_rooms``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from .room import Clock, Room, wall_clock_ms
 from .views import summary
 
 log = logging.getLogger("uno.rooms")
+
+PUBLIC_LISTING = "public_rooms"
 
 
 class RoomRegistry:
@@ -117,8 +121,11 @@ class RoomRegistry:
             except (StoreError, RoomError):
                 await self._release(code)
                 continue  # taken by another worker meanwhile
-            self._run(Room(meta, self.store, self.bus, self.settings, self.clock,
-                           recorder=self.recorder))
+            room = Room(meta, self.store, self.bus, self.settings, self.clock,
+                        recorder=self.recorder)
+            self._run(room)
+            if public and self.ownership is not None:
+                await self._list([room])  # listed on every worker at once, not next tick
             return code, 0, token
         raise RoomError("server_full", "no free room code found; try again", 503)
 
@@ -221,10 +228,42 @@ class RoomRegistry:
         while True:
             # Jittered: the workers' sweeps do not line up.
             await asyncio.sleep(self.settings.sweep_seconds * random.uniform(0.75, 1.25))
+            await self._list(list(self.rooms.values()))
             try:
                 await self.sweep()
             except Exception as exc:  # the store or Redis away: try again next time
                 log.warning("takeover sweep failed (%r)", exc)
+
+    async def _list(self, rooms: list[Room]) -> None:
+        """Put these rooms, those public and running, in the cluster-wide listing."""
+        assert self.ownership is not None
+        entries = {
+            room.code: self.summary(room)
+            for room in rooms
+            if room.meta.public and not room.stopped and not isinstance(room, RemoteRoom)
+        }
+        try:
+            await self.ownership.bus.list_entries(PUBLIC_LISTING, entries,
+                                                  3 * self.settings.sweep_seconds)
+        except Exception as exc:  # Redis away: the entries expire, the next tick lists again
+            log.warning("public rooms not listed (%r)", exc)
+
+    async def listed_rooms(self) -> list[dict[str, Any]]:
+        """Public rooms open to join or watch: this worker's, and with many workers every
+        worker's (as listed within the last few seconds; this worker's own are current)."""
+        local = self.public_rooms()
+        if self.ownership is None:
+            return local
+        try:
+            listed = await self.ownership.bus.listed(PUBLIC_LISTING)
+        except Exception as exc:  # Redis away: this worker's rooms at least
+            log.warning("public rooms of other workers not read (%r)", exc)
+            return local
+        here = {entry["code"] for entry in local}
+        return local + [
+            entry for entry in listed
+            if entry.get("code") not in here and entry.get("code") not in self.rooms
+        ]
 
     async def sweep(self) -> int:
         """Take over every room in a match (not parked) whose lease nobody holds: lease first,
@@ -296,9 +335,11 @@ class RoomRegistry:
             room.on_stop = None
             await room.stop()
 
-    async def _release(self, code: str) -> None:
+    async def _release(self, code: str, unlist: bool = False) -> None:
         if self.ownership is not None:
             try:
+                if unlist:
+                    await self.ownership.bus.unlist(PUBLIC_LISTING, [code])
                 await self.ownership.release(code)
             except Exception as exc:  # the lease's TTL ends it anyway
                 log.warning("room %s: lease not released (%r)", code, exc)
@@ -315,6 +356,6 @@ class RoomRegistry:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
             if self.ownership is not None:
-                task = asyncio.create_task(self._release(room.code))
+                task = asyncio.create_task(self._release(room.code, unlist=room.meta.public))
                 self._releasing.add(task)
                 task.add_done_callback(self._releasing.discard)

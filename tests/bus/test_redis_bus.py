@@ -155,3 +155,19 @@ async def test_after_a_redis_restart_the_listener_reconnects_resubscribes_and_re
             async with asyncio.timeout(10):
                 await bus.close()
                 await publisher.close()
+
+
+async def test_a_listing_is_shared_by_every_worker_and_forgets_entries_nobody_refreshes(
+    two_workers: tuple[RedisBus, RedisBus],
+) -> None:
+    one, two = two_workers
+    async with asyncio.timeout(5):
+        await one.list_entries("rooms", {"AAAA": {"code": "AAAA"}, "BBBB": {"code": "BBBB"}}, 30)
+        await two.list_entries("rooms", {"CCCC": {"code": "CCCC", "n": 1}}, 0.2)
+        assert sorted(e["code"] for e in await one.listed("rooms")) == ["AAAA", "BBBB", "CCCC"]
+        await one.unlist("rooms", ["BBBB"])
+        await asyncio.sleep(0.3)  # CCCC's worker stopped refreshing it
+        assert await two.listed("rooms") == [{"code": "AAAA"}]
+        await two.list_entries("rooms", {"CCCC": {"code": "CCCC", "n": 2}}, 30)
+        assert sorted(e["code"] for e in await one.listed("rooms")) == ["AAAA", "CCCC"]
+        assert {"code": "CCCC", "n": 2} in await one.listed("rooms")

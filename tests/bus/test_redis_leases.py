@@ -1,5 +1,6 @@
 """Room ownership on Redis leases: one worker runs a room; a worker that lost the lease writes
-nothing to the store (every write is fenced)."""
+nothing to the store (every write is fenced: by the lease as the worker last saw it, and by the
+store at the lease's generation)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from app.bus import InProcessBus
 from app.bus.redis_bus import RedisBus
+from app.config import Settings
+from app.rooms import RoomRegistry
 from app.rooms.errors import RoomError
 from app.rooms.ownership import FencedStore, LeaseLost, Ownership
 from app.store.base import RoomRecord
+from app.store.errors import Fenced
 from app.store.memory import MemoryRoomStore
 from tests.services import redis_url
 
@@ -84,3 +89,64 @@ async def test_the_renewer_keeps_a_lease_alive_and_reports_one_it_lost(bus: Redi
         finally:
             await mine.close()
         assert await bus.lease_holder("room:KEEP") is None  # handed over on shutdown
+
+
+async def test_an_owner_whose_lease_moved_on_is_fenced_by_the_store_even_before_it_notices(
+    bus: RedisBus,
+) -> None:
+    # The stale worker's lease looks fresh to it (renewed well within the TTL, so no Redis
+    # check before writing): the store's fence at the newer generation refuses its write.
+    stale, fresh = Ownership(bus, "w1", 30), Ownership(bus, "w2", 30)
+    shared = MemoryRoomStore()
+    stale_store = FencedStore(shared, stale)
+    fresh_store = FencedStore(MemoryRoomStore(shared=shared), fresh)
+    async with asyncio.timeout(5):
+        generation = await stale.claim("ABCD")
+        await stale_store.create_room("ABCD", {"code": "ABCD"})
+        await stale_store.take_over("ABCD", generation)
+        await stale_store.append("ABCD", record(1), None)
+        await bus.release("room:ABCD", "w1")  # as if it had lapsed while w1 was frozen
+        await fresh_store.take_over("ABCD", await fresh.claim("ABCD"))
+        with pytest.raises(Fenced):
+            await stale_store.append("ABCD", record(2), None)
+        await fresh_store.append("ABCD", record(2), None)
+        stored = await shared.load_room("ABCD")
+        assert stored is not None
+        assert [(r.seq, r.command) for r in stored.records] == [
+            (1, {"type": "draw"}), (2, {"type": "draw"})]
+
+
+async def test_a_takeover_after_redis_lost_its_counters_moves_past_the_stores_generation(
+    bus: RedisBus,
+) -> None:
+    # Redis restarted empty: the next lease of a room gets generation 1 again, below what the
+    # store holds. The worker taking the room over moves the counter past it and claims again.
+    first = MemoryRoomStore()
+    old = RoomRegistry(first, InProcessBus(), Settings(database_url="memory://"))
+    old.ownership = Ownership(bus, "w1", 30)
+    old.store = FencedStore(first, old.ownership)
+    try:
+        async with asyncio.timeout(5):
+            code, _, _ = await old.create("Ann")
+            for _ in range(3):  # a few takeovers: the store's generation is well above 1
+                await old.ownership.release(code)
+                await old.store.take_over(code, await old.ownership.claim(code))
+            held = old.ownership.generations[code]
+            assert held >= 4
+            await old.close()
+            await old.ownership.close()
+            await bus.release(f"room:{code}", "w1")
+            await bus._redis.delete(bus._key(f"room:{code}") + ":gen")  # the counter is gone
+
+            new = RoomRegistry(MemoryRoomStore(shared=first), InProcessBus(),
+                               Settings(database_url="memory://"))
+            new.ownership = Ownership(bus, "w2", 30)
+            new.store = FencedStore(new.store, new.ownership)
+            room = await new.get(code)
+            assert room is not None and not room.stopped
+            assert new.ownership.generations[code] == held + 1
+            assert await bus.lease_holder(f"room:{code}") == ("w2", held + 1)
+            await new.close()
+            await new.ownership.close()
+    finally:
+        await old.close()
