@@ -34,7 +34,7 @@ def test_the_countdown_is_right_on_a_browser_whose_clock_is_off(
     expect(page.get_by_test_id("turn-status")).to_have_text("Your turn")
     started = time.monotonic()
     timer = page.locator(".turn-status .timer-text")
-    expect(timer).to_have_text(str(TURN))
+    expect(timer).to_have_text(re.compile(rf"^({TURN}|{TURN - 1}|{TURN - 2})$"))  # all of it
 
     # Mid-turn, a reload gets a state whose deadline is already 4 s nearer: the countdown starts
     # from what is left on the server's clock, not from the full turn, nor from 0.
@@ -44,8 +44,10 @@ def test_the_countdown_is_right_on_a_browser_whose_clock_is_off(
     expect(timer).not_to_have_text("")
     shown = int(timer.inner_text())
     elapsed = time.monotonic() - started
-    assert TURN - elapsed - 2 <= shown <= TURN - 3, (shown, elapsed)
+    # Not the full turn (a clock read as behind) nor 0 (read as ahead): the seconds really left,
+    # give or take the time the start took to show on a busy machine.
+    assert TURN - elapsed - 5 <= shown <= TURN - 3, (shown, elapsed)
     label = page.locator(".turn-status [data-timer]").get_attribute("aria-label") or ""
     match = re.fullmatch(r"Time left: (\d+) seconds", label)
-    assert match and TURN - elapsed - 3 <= int(match[1]) <= shown, label
+    assert match and shown - 2 <= int(match[1]) <= shown, label
     shot(page, f"clock-skew-{skew_minutes:+d}min")
