@@ -30,12 +30,14 @@ class Workers:
     processes: list[ServerProcess]
     redis_url: str
     prefix: str
+    database_url: str = ""
 
 
 class Cluster:
     def __init__(self, workers: Workers, redis: RedisBus) -> None:
         self.workers = workers.processes
         self.redis = redis
+        self.database_url = workers.database_url
 
     def freeze(self, index: int) -> None:
         process = self.workers[index].process
@@ -52,26 +54,29 @@ class Cluster:
 
 
 @contextmanager
-def running_workers(database: str, workers: int = 3, redis: str | None = None
-                    ) -> Iterator[Workers]:
+def running_workers(database: str, workers: int = 3, redis: str | None = None,
+                    **env: str) -> Iterator[Workers]:
     url = asyncio.run(fresh_postgres_database(database))
     redis = redis or redis_url()
     prefix = f"test:{uuid.uuid4().hex[:12]}:"
     processes = [
-        ServerProcess(test_env(
-            UNO_DATABASE_URL=url,
-            UNO_REDIS_URL=redis,
-            UNO_REDIS_PREFIX=prefix,
-            UNO_LEASE_SECONDS=str(LEASE_SECONDS),
-            UNO_WORKER_ID=f"w{i}",
-        ))
+        ServerProcess({
+            **test_env(
+                UNO_DATABASE_URL=url,
+                UNO_REDIS_URL=redis,
+                UNO_REDIS_PREFIX=prefix,
+                UNO_LEASE_SECONDS=str(LEASE_SECONDS),
+                UNO_WORKER_ID=f"w{i}",
+            ),
+            **env,
+        })
         for i in range(workers)
     ]
     try:
         processes[0].start()  # the first one migrates the database
         with ThreadPoolExecutor(len(processes)) as pool:
             list(pool.map(lambda p: p.start(), processes[1:]))
-        yield Workers(processes, redis, prefix)
+        yield Workers(processes, redis, prefix, url)
     finally:
         for process in processes:
             if process.process is not None and process.process.poll() is None:
