@@ -38,10 +38,6 @@ def custom_effect_of(state: GameState, card: Card) -> str:
     return state.rules.custom_cards[index].effect if index is not None else ""
 
 
-def _stacking(state: GameState) -> bool:
-    return state.rules.stacking != "off" or state.rules.reverse_deflects
-
-
 def apply_effect(
     state: GameState,
     seat: int,
@@ -56,7 +52,8 @@ def apply_effect(
     rules = state.rules
     rank = CARD_RANK[card]
     went_out = not state.hands[seat]
-    _start_silence(state, seat, card)
+    if rules.silent != "off":
+        _start_silence(state, seat, card)
     if stack is not None and rank == REVERSE and rules.reverse_deflects:
         # H-REVDEFLECT: the pending draw goes back to the one who played it.
         state.direction = -state.direction
@@ -71,9 +68,10 @@ def apply_effect(
         state.direction = -state.direction
         out.append(Event(ev.REVERSED, {"direction": state.direction}))
         # E-REVERSE / E-TWO: with two players it acts as a Skip.
-        state.turn = seat if len(active_seats(state)) == 2 else next_seat(state, seat)
+        active = len(active_seats(state)) if state.places else state.players
+        state.turn = seat if active == 2 else next_seat(state, seat)
     elif rank == DRAW2:
-        if _stacking(state):
+        if rules.stacking != "off" or rules.reverse_deflects:
             adds = stack is not None and rules.stacking in ("progressive", "mixed")
             _pass_stack(
                 state, seat, (stack.amount if adds and stack else 0) + 2, -1, -1, went_out, out
@@ -84,7 +82,7 @@ def apply_effect(
             state.turn = next_seat(state, victim)
     elif rank == WILD4:
         challengeable = rules.challenge != "off" and not went_out
-        if _stacking(state):
+        if rules.stacking != "off" or rules.reverse_deflects:
             adds = stack is not None and rules.stacking in ("progressive", "mixed")
             amount = (stack.amount if adds and stack else 0) + 4
             offender = seat if challengeable else -1

@@ -103,20 +103,15 @@ class Game:
             previous = state.now_ms
             state.now_ms = now_ms
             try:
-                return self._apply(seat, command)
+                return self.apply(seat, command)
             except EngineError:
                 state.now_ms = previous  # a refused command leaves no trace, not even its time
                 raise
-        return self._apply(seat, command)
-
-    def _apply(self, seat: int, command: Command) -> list[Event]:
-        state = self.state
         out: list[Event] = []
         turns_before = state.turns_started
-        playing = state.phase == PLAYING and state.slap is None
-        if playing and type(command) is Play:  # the hot path first
-            turns.play(state, seat, command, out)
-        elif playing and type(command) is Draw:
+        if state.slap is None and state.phase == PLAYING and type(command) is Play:
+            turns.play(state, seat, command, out)  # the hot path first
+        elif state.slap is None and state.phase == PLAYING and type(command) is Draw:
             turns.draw(state, seat, out)
         elif isinstance(command, Chat):
             house.chat(state, seat, command.text, out)
@@ -139,8 +134,7 @@ class Game:
         if (not state.draw_pile or state.positions) and state.turns_started != turns_before:
             check_blocked(state, out)  # only a new turn can repeat a position
         state.version += 1
-        rules = state.rules
-        if rules.timed:
+        if state.rules.timed:
             key = self._waited_key()
             if key != self._waited:
                 self._waited = key

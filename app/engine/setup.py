@@ -107,10 +107,12 @@ def start_round(state: GameState, out: list[Event], deal: RiggedDeal | None = No
     if deal is None:
         pile = build_deck(rules.deck)
         shuffle(state.rng, pile)
-        hands: list[list[Card]] = [[] for _ in range(n)]
+        # One card at a time from the top of the pile (its end), from the dealer's left.
         first = next_seat(state, state.dealer)
-        for i in range(rules.hand_size * n):
-            hands[(first + i) % n].append(pile.pop())
+        dealt = rules.hand_size * n
+        cards = pile[-dealt:][::-1]
+        del pile[-dealt:]
+        hands = [cards[(s - first) % n :: n] for s in range(n)]
         turned = pile.pop()
     else:
         hands = [list(h) for h in deal.hands]

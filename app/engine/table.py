@@ -8,7 +8,7 @@ from typing import Final
 
 from . import events as ev
 from .cards import CARD_COLOR, CARD_KINDS, CARD_RANK, CARD_TEXT, IS_WILD, Card
-from .events import Event
+from .events import DREW, Event
 from .state import GameState
 
 
@@ -36,7 +36,10 @@ PLAYABLE: Final = tuple(frozenset(c for c in range(CARD_KINDS) if row[c]) for ro
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
     """Shuffle in place: a uniform permutation from one random key per card."""
     rnd = rng.random
-    cards.sort(key=lambda _: rnd())
+    keys = [rnd() for _ in cards]
+    # A stable sort of the positions by their keys: the permutation ``cards.sort(key=...)`` gives.
+    order = sorted(range(len(cards)), key=keys.__getitem__)
+    cards[:] = [cards[i] for i in order]
 
 
 def next_seat(state: GameState, seat: int, steps: int = 1) -> int:
@@ -99,12 +102,18 @@ def give_cards(
     """Drawn cards join the hand; everyone sees how many, only ``seat`` sees which."""
     hand = state.hands[seat]
     hand.extend(drawn)
-    if len(hand) > 1:
+    left = len(hand)
+    if left > 1:
         state.uno_called[seat] = False
         if state.precall == seat:
             state.precall = -1
-    public = {"seat": seat, "count": len(drawn), "reason": reason, "cards_left": len(hand)}
-    out.append(Event(ev.DREW, public, {seat: {"cards": [CARD_TEXT[c] for c in drawn]}}))
+    out.append(
+        Event(
+            DREW,
+            {"seat": seat, "count": len(drawn), "reason": reason, "cards_left": left},
+            {seat: {"cards": [CARD_TEXT[c] for c in drawn]}},
+        )
+    )
 
 
 def hand_texts(hand: list[Card]) -> list[str]:

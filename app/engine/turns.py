@@ -18,7 +18,7 @@ from .errors import (
     TOO_LATE,
     RuleError,
 )
-from .events import Event
+from .events import PLAYED, TURN, Event
 from .house import exchange_waiting, start_slap
 from .state import CHALLENGE, EXCHANGE, PLAY_DRAWN, STACK, GameState, Pending
 from .table import MATCHES, draw_cards, give_cards, next_seat, take_from_pile
@@ -93,27 +93,27 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
     card = command.card
     hand = state.hands[seat]
     pending = state.pending
+    rules = state.rules
     jump = False
     if pending is not None or state.turn != seat:
-        if can_jump_in(state, seat, card):
+        if rules.jump_in and can_jump_in(state, seat, card):
             jump = True
-            pending = state.pending
-        else:
-            try:
-                pending = check_turn(state, seat)
-            except RuleError as error:
-                if error.code == NOT_YOUR_TURN and _missed_jump_in(state, seat, card):
-                    raise RuleError(
-                        TOO_LATE, "too late: another card reached the table first"
-                    ) from None
-                raise
+        elif pending is None or pending.seat != seat or pending.kind not in (PLAY_DRAWN, STACK):
+            _refuse_turn(state, seat, card)
     if card not in hand:
         raise RuleError(NOT_IN_HAND, f"you hold no {CARD_TEXT[card]}")
-    if not jump and (pending is not None or not MATCHES[state.discard[-1] * 4 + state.color][card]):
+    if jump:
+        pass
+    elif pending is None:
+        if not MATCHES[state.discard[-1] * 4 + state.color][card]:
+            _check_matches(state, seat, card, pending, out)
+            return  # H-MISPLAY: the attempt cost cards instead of being refused
+    elif pending.kind != PLAY_DRAWN or card != pending.card:
         _check_matches(state, seat, card, pending, out)
-        if out:  # H-MISPLAY: the attempt cost cards instead of being refused
+        if out:
             return
-    rules = state.rules
+    elif out:
+        return  # (as before: a play made inside a timeout that already drew does nothing)
     color = command.color
     rank = CARD_RANK[card]
     effect = ""
@@ -128,7 +128,6 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
         color = CARD_COLOR[card]
     if (effect or not rules.plain_numbers) and len(hand) > 1:
         _check_target(state, seat, card, effect, command.target)
-    stack = pending if pending is not None and pending.kind == STACK else None
     if jump:
         out.append(Event(ev.JUMPED_IN, {"seat": seat, "card": CARD_TEXT[card]}))
     if state.catchable:
@@ -140,30 +139,57 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
     state.color = color
     state.jumpable = True
     left = len(hand)
-    precalled = state.precall == seat
-    called = command.uno or precalled
+    if left == 1:
+        precalled = state.precall == seat
+        called = command.uno or precalled
+        state.uno_called[seat] = called or state.uno_called[seat]
+    else:
+        precalled = called = False
+        state.uno_called[seat] = False
     state.precall = -1
-    state.uno_called[seat] = left == 1 and (called or state.uno_called[seat])
-    public = {"seat": seat, "card": CARD_TEXT[card], "color": COLOR_LETTERS[color]}
-    public["cards_left"] = left
-    out.append(Event(ev.PLAYED, public))
-    if left == 1 and command.uno and not precalled:  # a call made before was announced then
+    out.append(
+        Event(
+            PLAYED,
+            {
+                "seat": seat,
+                "card": CARD_TEXT[card],
+                "color": COLOR_LETTERS[color],
+                "cards_left": left,
+            },
+        )
+    )
+    if called and not precalled:  # a call made before was announced then
         out.append(Event(ev.UNO_CALLED, {"seat": seat}))
     if rank <= 9 and rules.plain_numbers:
-        state.turn = next_seat(state, seat)
+        if state.places:
+            state.turn = next_seat(state, seat)
+        else:
+            state.turn = (seat + state.direction) % state.players
     else:
+        stack = pending if pending is not None and pending.kind == STACK else None
         apply_effect(state, seat, card, effect, prev_color, command, stack, out)
-    if not state.hands[seat] and went_out(state, seat, out):
+        hand = state.hands[seat]  # effects may move hands
+    if not hand and went_out(state, seat, out):
         return
     if jump and state.catchable:
         # Play goes on from the jumper: open windows now close when the new waited seat acts.
         state.catchable = dict.fromkeys(state.catchable, waited_seat(state))
-    if left == 1 and called and rules.uno_slap:
+    if called and rules.uno_slap:
         start_slap(state, seat, out)
     if len(state.hands[seat]) == 1 and not state.uno_called[seat]:
         state.catchable[seat] = waited_seat(state)
-        state.catch_open_ms[seat] = state.now_ms + state.rules.uno_grace_ms
+        state.catch_open_ms[seat] = state.now_ms + rules.uno_grace_ms
     announce_turn(state, out)
+
+
+def _refuse_turn(state: GameState, seat: int, card: Card) -> None:
+    """Not this seat's turn, nor a decision it may answer with a card: refuse the play."""
+    try:
+        check_turn(state, seat)
+    except RuleError as error:
+        if error.code == NOT_YOUR_TURN and _missed_jump_in(state, seat, card):
+            raise RuleError(TOO_LATE, "too late: another card reached the table first") from None
+        raise
 
 
 def _check_matches(
@@ -214,18 +240,26 @@ def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") ->
         take_stack(state, pending, out)
         return
     mask = MATCHES[state.discard[-1] * 4 + state.color]
-    drawn: list[Card] = []
-    card = take_from_pile(state, out)
-    while card is not None:
-        drawn.append(card)
-        if mask[card] or not state.rules.draw_until_playable:
-            break
-        card = take_from_pile(state, out)
+    pile = state.draw_pile
+    card = pile.pop() if pile else take_from_pile(state, out)
+    if card is None:
+        drawn: list[Card] = []
+    else:
+        drawn = [card]
+        if not mask[card] and state.rules.draw_until_playable:
+            card = take_from_pile(state, out)
+            while card is not None:
+                drawn.append(card)
+                if mask[card]:
+                    break
+                card = take_from_pile(state, out)
     give_cards(state, seat, drawn, reason, out)
     if drawn and mask[drawn[-1]]:
         state.pending = Pending(PLAY_DRAWN, seat, card=drawn[-1])
-    else:
+    elif state.places:
         state.turn = next_seat(state, seat)
+    else:
+        state.turn = (seat + state.direction) % state.players
     announce_turn(state, out)
 
 
@@ -260,9 +294,9 @@ def announce_turn(state: GameState, out: list[Event]) -> None:
     state.turns_started += 1
     pending = state.pending
     if pending is None:
-        out.append(Event(ev.TURN, {"seat": state.turn}))
+        out.append(Event(TURN, {"seat": state.turn}))
     else:
-        out.append(Event(ev.TURN, {"seat": state.turn, "pending": public_pending(pending)}))
+        out.append(Event(TURN, {"seat": state.turn, "pending": public_pending(pending)}))
 
 
 def public_pending(pending: Pending) -> dict[str, object]:
