@@ -27,7 +27,9 @@ class LeasedBus(InProcessBus):
         # A room closing here (unloaded, failed, lease lost) closes this worker's sockets only:
         # the room goes on elsewhere, whose owner says "moved" to everyone when it takes over.
         if message.get("control") != "closed":
-            await self.redis.publish(topic, {"from": self.worker, "m": message})
+            # Not waited for: in order with everything this worker publishes (the answers to
+            # forwarded calls included), in one round trip with whatever else is queued.
+            self.redis.post(topic, {"from": self.worker, "m": message})
 
     def subscribe(self, topic: str, handler: Handler) -> Unsubscribe:
         local = super().subscribe(topic, handler)

@@ -13,6 +13,12 @@ after Redis restarts, so the listener is supervised: on a connection error it dr
 waits (exponential backoff with jitter), opens a new one and subscribes every topic again. Its
 state (``connected``, ``reconnects``) feeds /readyz (``ping``) and /metrics.
 
+Publishing: every message of this bus goes out through one sender, in the order given, whatever
+is queued meanwhile in one pipelined round trip. ``publish`` waits until Redis has its message
+(and so every message given before it); ``post`` does not wait (a room's events: the room goes
+on with its next command while they travel), and a failure to send is logged and raised by the
+next ``post``.
+
 Leases: the key holds the owner and a generation drawn from a per-key counter (INCR), so every
 new holder gets a higher number than all before it; writes are fenced with that number. Renewal
 and release check owner and generation in one Lua script, so a worker frozen past its lease
@@ -143,6 +149,11 @@ class RedisBus:
         self._listed = self._redis.register_script(_LISTED)
         self.connected = False  # the listener holds a live, subscribed PubSub
         self.reconnects = 0  # times the listener came back after losing Redis
+        # (channel, payload, the publisher's future or None for a post), oldest first.
+        self._outbox: list[tuple[str, str, asyncio.Future[None] | None]] = []
+        self._sender: asyncio.Task[None] | None = None
+        self._post_error: Exception | None = None
+        self.sends = 0  # round trips the sender made (tests, benchmarks)
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -156,6 +167,14 @@ class RedisBus:
                     await asyncio.sleep(0.01)
 
     async def close(self) -> None:
+        with contextlib.suppress(Exception):  # what is still queued goes out first
+            async with asyncio.timeout(2):
+                await self.flush()
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sender
+            self._sender = None
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -176,7 +195,73 @@ class RedisBus:
     # -- publish / subscribe ------------------------------------------------------------------
 
     async def publish(self, topic: str, message: dict[str, Any]) -> None:
-        await self._redis.publish(self._channel(topic), json.dumps(message, separators=(",", ":")))
+        """Publish ``message``; returns once Redis has it, after every message given before."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue(topic, message, done)
+        await done
+
+    def post(self, topic: str, message: dict[str, Any]) -> None:
+        """Publish ``message`` after every message given before, without waiting for Redis.
+        Raises the error that made an earlier post fail, if any (once)."""
+        error, self._post_error = self._post_error, None
+        if error is not None:
+            raise error
+        self._queue(topic, message, None)
+
+    async def flush(self) -> None:
+        """Wait until every message given so far has been sent (or failed)."""
+        while self._outbox or (self._sender is not None and not self._sender.done()):
+            sender = self._sender
+            if sender is None or sender.done():
+                self._wake()
+                continue
+            await asyncio.wait({sender})
+
+    def _queue(self, topic: str, message: dict[str, Any], done: asyncio.Future[None] | None
+               ) -> None:
+        payload = json.dumps(message, separators=(",", ":"))
+        self._outbox.append((self._channel(topic), payload, done))
+        self._wake()
+
+    def _wake(self) -> None:
+        sender = self._sender
+        if sender is None or sender.done():
+            self._sender = asyncio.create_task(self._send_outbox(), name="redis bus sender")
+
+    async def _send_outbox(self) -> None:
+        """Send what is queued, oldest first: one round trip for everything queued meanwhile."""
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            error: Exception | None = None
+            try:
+                if len(batch) == 1:
+                    await self._redis.publish(batch[0][0], batch[0][1])
+                else:
+                    async with self._redis.pipeline(transaction=False) as pipe:
+                        for channel, payload, _ in batch:
+                            pipe.publish(channel, payload)
+                        await pipe.execute()
+                self.sends += 1
+            except asyncio.CancelledError:
+                for _, _, done in batch + self._outbox:
+                    if done is not None and not done.done():
+                        done.set_exception(RedisConnectionError("the bus closed"))
+                self._outbox = []
+                raise
+            except Exception as exc:
+                error = exc
+            for _, _, done in batch:
+                if done is None:
+                    continue
+                if done.done():
+                    continue  # its publisher was cancelled
+                if error is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(error)
+            if error is not None and any(done is None for _, _, done in batch):
+                log.warning("redis bus: %d messages not published (%r)", len(batch), error)
+                self._post_error = error
 
     def subscribe(self, topic: str, handler: Handler) -> Unsubscribe:
         handlers = self._subscribers.setdefault(topic, [])

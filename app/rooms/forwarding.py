@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from app.bus.redis_bus import RedisBus
@@ -89,6 +90,11 @@ class Forwarder:
         self._keys: dict[int, str] = {}  # socket side: id(socket) -> conn id
         self._tasks: set[asyncio.Task[None]] = set()
         self._unsubscribe: Any = None
+        # Socket side: the owner each room's last call went to, and when it was looked up. It
+        # is asked again after a third of a lease, or at once when it did not answer or said it
+        # no longer runs the room: no Redis lookup before each forwarded command.
+        self._owners: dict[str, tuple[str, float]] = {}
+        self._owner_seconds = ownership.ttl / 3
 
     def start(self) -> None:
         self._unsubscribe = self.redis.subscribe(worker_topic(self.worker), self._on_message)
@@ -116,26 +122,45 @@ class Forwarder:
 
     async def call(self, code: str, request: dict[str, Any]) -> Any:
         """Run ``request`` on the owner of room ``code``; its result, or its error raised."""
-        holder = await self.redis.lease_holder(lease_key(code))
-        if holder is None or holder[0] == self.worker:
+        owner = await self._owner(code)
+        if owner is None:
             self._spawn(self._take_over(code))
             raise RoomUnavailable("the room is moving to another worker; reconnect")
         call = next(self._ids)
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._calls[call] = answer
         try:
-            await self.redis.publish(worker_topic(holder[0]), {
+            await self.redis.publish(worker_topic(owner), {
                 "call": call, "from": self.worker, "code": code, **request})
             async with asyncio.timeout(self.call_seconds):
                 reply = await answer
         except TimeoutError:
+            self._owners.pop(code, None)
             self._spawn(self._take_over(code))
             raise RoomUnavailable("the room's worker does not answer; reconnect") from None
         finally:
             self._calls.pop(call, None)
         if "error" in reply:
-            raise _error_from_wire(reply["error"])
+            error = _error_from_wire(reply["error"])
+            if isinstance(error, RoomError) and error.code == "unavailable":
+                self._owners.pop(code, None)  # it may have lost the room: look again next time
+            raise error
         return reply.get("result")
+
+    async def _owner(self, code: str) -> str | None:
+        """The worker that runs room ``code`` (None: nobody, or this worker after all)."""
+        cached = self._owners.get(code)
+        if cached is not None and time.monotonic() - cached[1] < self._owner_seconds:
+            return cached[0]
+        looked_up = time.monotonic()
+        holder = await self.redis.lease_holder(lease_key(code))
+        if holder is None or holder[0] == self.worker:
+            self._owners.pop(code, None)
+            return None
+        if len(self._owners) > 10_000:
+            self._owners.clear()  # stale entries of rooms long gone; cheap to look up again
+        self._owners[code] = (holder[0], looked_up)
+        return holder[0]
 
     async def _take_over(self, code: str) -> None:
         """The owner is gone: run the room here if its lease is free (this tells every socket

@@ -171,3 +171,20 @@ async def test_a_listing_is_shared_by_every_worker_and_forgets_entries_nobody_re
         await two.list_entries("rooms", {"CCCC": {"code": "CCCC", "n": 2}}, 30)
         assert sorted(e["code"] for e in await one.listed("rooms")) == ["AAAA", "CCCC"]
         assert {"code": "CCCC", "n": 2} in await one.listed("rooms")
+
+
+async def test_posts_and_publishes_go_out_in_order_and_share_round_trips(
+    two_workers: tuple[RedisBus, RedisBus],
+) -> None:
+    one, two = two_workers
+    got: list[int] = []
+    two.subscribe("room:O", lambda m: got.append(m["n"]))
+    await two.ready("room:O")
+    async with asyncio.timeout(5):
+        sends = one.sends
+        for n in range(50):
+            one.post("room:O", {"n": n})  # returns at once: nothing awaited per message
+        await one.publish("room:O", {"n": 50})  # returns once every earlier post is out too
+        assert one.sends - sends <= 3
+        await until(lambda: len(got) == 51)
+    assert got == list(range(51))

@@ -1,0 +1,83 @@
+"""Two workers in one process (real Redis, a shared in-memory store): commands from a socket on
+one worker reach the room's owner on the other without a Redis lookup of the owner each time."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from app.bus.leased import LeasedBus
+from app.bus.redis_bus import RedisBus
+from app.config import Settings
+from app.rooms import RoomRegistry
+from app.rooms.forwarding import Forwarder, RemoteRoom
+from app.rooms.items import Item
+from app.rooms.ownership import FencedStore, Ownership
+from app.store.memory import MemoryRoomStore
+from tests.services import redis_url
+
+
+class Worker:
+    def __init__(self, name: str, store: MemoryRoomStore, prefix: str) -> None:
+        self.redis = RedisBus(redis_url(), prefix=prefix)
+        self.ownership = Ownership(self.redis, name, 30.0)
+        self.registry = RoomRegistry(FencedStore(store, self.ownership),
+                                     LeasedBus(self.redis, name), Settings(database_url="memory://"))
+        self.registry.ownership = self.ownership
+        self.registry.forwarder = Forwarder(self.redis, self.ownership, self.registry)
+        self.lookups = 0
+        lookup = self.redis.lease_holder
+
+        async def counted(key: str) -> Any:
+            self.lookups += 1
+            return await lookup(key)
+
+        self.redis.lease_holder = counted  # type: ignore[method-assign]
+
+    async def start(self) -> None:
+        await self.redis.start()
+        assert self.registry.forwarder is not None
+        self.registry.forwarder.start()
+
+    async def close(self) -> None:
+        if self.registry.forwarder is not None:
+            await self.registry.forwarder.close()
+        await self.registry.close()
+        await self.ownership.close()
+        await self.registry.bus.close()
+
+
+@pytest.fixture
+async def workers() -> AsyncIterator[tuple[Worker, Worker]]:
+    prefix = f"test:{uuid.uuid4().hex[:12]}:"
+    first = MemoryRoomStore()
+    pair = (Worker("a", first, prefix), Worker("b", MemoryRoomStore(shared=first), prefix))
+    try:
+        async with asyncio.timeout(10):
+            for worker in pair:
+                await worker.start()
+        yield pair
+    finally:
+        async with asyncio.timeout(10):
+            for worker in pair:
+                await worker.close()
+
+
+async def test_forwarded_commands_look_the_owner_up_once(workers: tuple[Worker, Worker]) -> None:
+    owner, other = workers
+    async with asyncio.timeout(10):
+        code, seat, _ = await owner.registry.create("Ann")
+        room = await other.registry.get(code)
+        assert isinstance(room, RemoteRoom)
+        joined = await room.ask(Item("join", message={"name": "Bob"}))
+        assert joined[0] == 1
+        for n in range(10):
+            await room.ask(Item("command", seat=seat, message={"type": "chat", "text": f"{n}"}))
+    assert other.lookups == 1
+    stored = await owner.registry.store.load_room(code)
+    assert stored is not None
+    assert [r.command.get("type") for r in stored.records] == ["join"] + ["chat"] * 10
