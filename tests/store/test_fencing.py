@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.bus import InProcessBus
@@ -164,5 +165,34 @@ async def test_a_fenced_room_stops_on_the_stale_worker_without_acknowledging(
         assert len(stored.meta["seats"]) == 2
     finally:
         await registry.close()
+        for engine in engines:
+            await engine.dispose()
+
+
+async def test_on_postgres_an_append_racing_a_takeover_waits_for_it_and_is_refused(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The takeover's UPDATE of the room row holds the row while the stale owner's insert is
+    on its way: the insert (share-locking the row) waits, then sees the new generation. Without
+    the lock it would read the old generation and land after the new owner loaded the room."""
+    url = await fresh_url(request, "postgres", tmp_path)
+    engines = [create_engine(url), create_engine(url)]
+    try:
+        old = SqlRoomStore(engines[0])
+        await old.create_room("RACE", {})
+        await old.take_over("RACE", 1)
+        await old.append("RACE", record(1), None)
+        async with engines[1].connect() as conn:
+            takeover = await conn.begin()
+            await conn.execute(text("UPDATE rooms SET generation = 2 WHERE code = 'RACE'"))
+            pending = asyncio.create_task(old.append("RACE", record(2), None))
+            await asyncio.sleep(0.3)
+            assert not pending.done()  # waiting for the takeover to commit
+            await takeover.commit()
+        with pytest.raises(Fenced):
+            await asyncio.wait_for(pending, 5)
+        loaded = await old.load_room("RACE")
+        assert loaded is not None and [r.seq for r in loaded.records] == [1]
+    finally:
         for engine in engines:
             await engine.dispose()
