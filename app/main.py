@@ -143,7 +143,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await hand_over(bus, owned)
             await bus.close()
             if storage.engine is not None:
-                await storage.engine.dispose()
+                from app.store.db import dispose_engine  # noqa: PLC0415 (SQL only)
+
+                await dispose_engine(storage.engine)
 
     application = FastAPI(
         title="UNO",

@@ -1,7 +1,8 @@
 """The database engine and migrations, for SQLite (aiosqlite) and Postgres (asyncpg).
 
     await migrate(settings.database_url)             # in the app's lifespan, before serving
-    engine = create_engine(settings.database_url)   # one per process; dispose() on shutdown
+    engine = create_engine(settings.database_url)   # one per process
+    await dispose_engine(engine)                     # on shutdown
 
     engine = create_engine("sqlite+aiosqlite://")    # in memory (tests, "memory" mode):
     await migrate_engine(engine)                     # migrate through the engine you keep
@@ -23,10 +24,13 @@ import asyncio
 import contextlib
 import fcntl
 import os
-from collections.abc import AsyncIterator
+import weakref
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import sqlalchemy
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, event, func, select
@@ -34,6 +38,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
+T = TypeVar("T")
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 # pg_advisory_xact_lock key: a constant the app uses for nothing else ("UNOMIG" in ASCII).
@@ -61,16 +66,70 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         # No pool_pre_ping: it costs a round trip on every checkout, i.e. on every move;
         # SqlRoomStore.append retries once on a connection that died instead.
         return create_async_engine(url, **kwargs)
-    if _sqlite_lock_path(url) is None:
-        # In memory: the database lives as long as its one connection, which the pool keeps
-        # and hands out to one transaction at a time.
-        kwargs.setdefault("pool_size", 1)
-        kwargs.setdefault("max_overflow", 0)
-        kwargs.setdefault("poolclass", AsyncAdaptedQueuePool)
+    # One connection, handed to one transaction at a time: in memory, the database lives as
+    # long as that connection; in a file, SQLite takes one writer at a time anyway (and every
+    # transaction here writes: BEGIN IMMEDIATE), and a second connection would wait for the
+    # lock in SQLite's busy handler, which sleeps in growing steps, up to 100 ms: the long
+    # tail of move latency under load. The pool's queue makes transactions wait their turn
+    # without sleeping.
+    kwargs.setdefault("pool_size", 1)
+    kwargs.setdefault("max_overflow", 0)
+    kwargs.setdefault("poolclass", AsyncAdaptedQueuePool)
     engine = create_async_engine(url, **kwargs)
     event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
     event.listen(engine.sync_engine, "begin", _sqlite_on_begin)
+    if _sqlite_lock_path(url) is not None:
+        _WRITERS[engine] = SqliteWriter(url)
     return engine
+
+
+class SqliteWriter:
+    """Runs a whole write transaction on a SQLite file in one crossing to a thread.
+
+    aiosqlite crosses to its thread and back for every step of a transaction (nine crossings
+    for one append of ``SqlRoomStore``), and each crossing back waits for a turn of the event
+    loop, which is long when thousands of sockets are busy. The writer runs ``work`` with a
+    synchronous connection of its own on a thread of its own, once per transaction.
+
+    The caller holds the async engine's connection meanwhile (``async with engine.connect()``),
+    so the two connections never write at the same time.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.engine = sqlalchemy.create_engine(
+            make_url(url).set(drivername="sqlite+pysqlite"), pool_size=1, max_overflow=0
+        )
+        event.listen(self.engine, "connect", _sqlite_on_connect)
+        event.listen(self.engine, "begin", _sqlite_on_begin)
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+
+    async def run(self, work: Callable[[Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._transaction, work)
+
+    def _transaction(self, work: Callable[[Connection], T]) -> T:
+        with self.engine.begin() as conn:
+            return work(conn)
+
+    def close(self) -> None:
+        self._thread.submit(self.engine.dispose).result()  # on the thread that opened it
+        self._thread.shutdown()
+
+
+_WRITERS: weakref.WeakKeyDictionary[AsyncEngine, SqliteWriter] = weakref.WeakKeyDictionary()
+
+
+def sqlite_writer(engine: AsyncEngine) -> SqliteWriter | None:
+    """The writer of an engine on a SQLite file (None on Postgres and in memory)."""
+    return _WRITERS.get(engine)
+
+
+async def dispose_engine(engine: AsyncEngine) -> None:
+    """Close the engine's connections, and its SQLite writer's."""
+    writer = _WRITERS.pop(engine, None)
+    if writer is not None:
+        await asyncio.to_thread(writer.close)
+    await engine.dispose()
 
 
 def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -161,7 +220,7 @@ async def migrate(url: str, revision: str = "head") -> None:
     try:
         await _run(engine, "upgrade", revision)
     finally:
-        await engine.dispose()
+        await dispose_engine(engine)
 
 
 async def downgrade(url: str, revision: str = "base") -> None:
@@ -169,4 +228,4 @@ async def downgrade(url: str, revision: str = "base") -> None:
     try:
         await _run(engine, "downgrade", revision)
     finally:
-        await engine.dispose()
+        await dispose_engine(engine)

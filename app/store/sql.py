@@ -7,7 +7,7 @@
     engine = create_engine(settings.database_url)   # one per process
     store = SqlRoomStore(engine)                    # implements app.store.base.RoomStore
     ...
-    await engine.dispose()                          # on shutdown
+    await dispose_engine(engine)                    # on shutdown (app.store.db)
 
 ``append`` returns only once the record is committed. Writes are fenced (see app/store/base.py):
 once this store has taken a room over at a lease generation, each of its writes to the room
@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
+    Connection,
     Integer,
     and_,
     bindparam,
@@ -47,6 +48,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .base import RoomRecord, StoredRoom
+from .db import sqlite_writer
 from .errors import DuplicateRecord, Fenced, RoomExists, StoreError, UnknownRoom
 from .models import (
     ABANDONED,
@@ -144,6 +146,8 @@ class SqlRoomStore:
         # SQLite: every write of this store goes through the one writer task, in order (so a
         # wrapper need not serialize them: app.rooms.serial_store.SerialWrites checks this).
         self.serial_writes = not self._postgres
+        # A SQLite file: the hot appends commit in one crossing to the writer's thread.
+        self._sqlite_writer = sqlite_writer(engine)
         # Open rooms' ids by code: a room's id never changes while it is open; the entry goes
         # when this store closes the room, and is refreshed whenever a worker loads it.
         self._room_ids: dict[str, int] = {}
@@ -272,7 +276,16 @@ class SqlRoomStore:
             for item in batch
             if item.meta is not None
         ]
-        if self._postgres and not metas and len(lines) == 1:
+        if self._sqlite_writer is not None:
+            async with self._engine.connect():  # no other transaction of this process meanwhile
+
+                def write(conn: Connection) -> None:
+                    conn.execute(_INSERT_LINE, lines)
+                    if metas:
+                        conn.execute(_SET_META, metas)
+
+                await self._sqlite_writer.run(write)
+        elif self._postgres and not metas and len(lines) == 1:
             async with self._autocommit.connect() as conn:
                 await conn.execute(_INSERT_LINE, lines)
         else:

@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store.db import create_engine, migrate
+from app.store.db import create_engine, dispose_engine, migrate
 from app.store.history import HistoryStore
 from app.store.models import Base
 from app.store.sql import SqlRoomStore
@@ -74,7 +74,7 @@ async def fresh_url(request: pytest.FixtureRequest, backend: str, tmp_path: Path
     tables = ", ".join(table.name for table in Base.metadata.sorted_tables)
     async with engine.begin() as conn:
         await conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
-    await engine.dispose()
+    await dispose_engine(engine)
     return url
 
 
@@ -82,7 +82,7 @@ async def fresh_url(request: pytest.FixtureRequest, backend: str, tmp_path: Path
 async def engine(db_url: str) -> AsyncIterator[AsyncEngine]:
     engine = create_engine(db_url)
     yield engine
-    await engine.dispose()
+    await dispose_engine(engine)
 
 
 @pytest.fixture
