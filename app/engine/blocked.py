@@ -5,13 +5,15 @@ comes back a third time while the draw pile is empty ends the round: the lowest 
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import events as ev
 from .events import Event
 from .scoring import end_round, hand_value
 from .state import PLAYING, GameState
 from .table import active_seats, next_seat
 
-REPEATS = 3
+REPEATS: Final = 3
 
 
 def check_blocked(state: GameState, out: list[Event]) -> None:

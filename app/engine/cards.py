@@ -20,8 +20,9 @@ YELLOW: Final = 1
 GREEN: Final = 2
 BLUE: Final = 3
 NO_COLOR: Final = 4
-COLORS: Final = (RED, YELLOW, GREEN, BLUE)
-COLOR_LETTERS: Final = ("R", "Y", "G", "B")
+# Typed as variable-length tuples: the compiled engine then keeps them as tuple objects.
+COLORS: Final[tuple[Color, ...]] = (RED, YELLOW, GREEN, BLUE)
+COLOR_LETTERS: Final[tuple[str, ...]] = ("R", "Y", "G", "B")
 
 # Ranks of colored cards; wild kinds have their own rank so that "same symbol" never matches them.
 SKIP: Final = 10
@@ -69,10 +70,13 @@ def _build_tables() -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
     return tuple(text), tuple(color), tuple(rank)
 
 
-CARD_TEXT, CARD_COLOR, CARD_RANK = _build_tables()
+_TABLES = _build_tables()
+CARD_TEXT: Final[tuple[str, ...]] = _TABLES[0]
+CARD_COLOR: Final[tuple[Color, ...]] = _TABLES[1]
+CARD_RANK: Final[tuple[int, ...]] = _TABLES[2]
 _BY_TEXT: Final = {t: i for i, t in enumerate(CARD_TEXT)}
-IS_WILD: Final = tuple(c >= W for c in range(CARD_KINDS))
-IS_NUMBER: Final = tuple(CARD_RANK[c] <= 9 for c in range(CARD_KINDS))
+IS_WILD: Final[tuple[bool, ...]] = tuple(c >= W for c in range(CARD_KINDS))
+IS_NUMBER: Final[tuple[bool, ...]] = tuple(CARD_RANK[c] <= 9 for c in range(CARD_KINDS))
 
 
 def parse_card(text: object) -> Card:

@@ -9,6 +9,8 @@ an ``error`` frame. A refused command never changes the game.
 
 from __future__ import annotations
 
+from typing import Final
+
 
 class EngineError(Exception):
     code = "error"
@@ -36,16 +38,16 @@ class RuleError(EngineError):
 
 
 # Error codes the engine uses (PROTOCOL.md's, plus a few precise ones of our own).
-NOT_YOUR_TURN = "not_your_turn"
-ILLEGAL_PLAY = "illegal_play"
-NOT_IN_HAND = "not_in_hand"
-TOO_LATE = "too_late"
-TOO_EARLY = "too_early"
-FORBIDDEN = "forbidden"
-NOT_ALLOWED_BY_RULES = "not_allowed_by_rules"
-DECISION_PENDING = "decision_pending"
-BAD_TARGET = "bad_target"
-NEED_COLOR = "color_required"
-WRONG_PHASE = "wrong_phase"
-NOT_CATCHABLE = "not_catchable"
-NOTHING_TO_DO = "nothing_to_do"
+NOT_YOUR_TURN: Final = "not_your_turn"
+ILLEGAL_PLAY: Final = "illegal_play"
+NOT_IN_HAND: Final = "not_in_hand"
+TOO_LATE: Final = "too_late"
+TOO_EARLY: Final = "too_early"
+FORBIDDEN: Final = "forbidden"
+NOT_ALLOWED_BY_RULES: Final = "not_allowed_by_rules"
+DECISION_PENDING: Final = "decision_pending"
+BAD_TARGET: Final = "bad_target"
+NEED_COLOR: Final = "color_required"
+WRONG_PHASE: Final = "wrong_phase"
+NOT_CATCHABLE: Final = "not_catchable"
+NOTHING_TO_DO: Final = "nothing_to_do"

@@ -7,19 +7,36 @@ as is. A connection sees ``public`` merged with its own seat's ``private`` part 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 JSON = Any
 
 
-@dataclass(slots=True)
 class Event:
-    """Treat as immutable (not frozen only because frozen construction costs twice as much)."""
+    """Treat as immutable. A plain class with slots rather than a dataclass: built several times
+    per command, and its constructor is then native code in the compiled engine too."""
 
-    kind: str
-    public: dict[str, JSON]
-    private: dict[int, dict[str, JSON]] | None = None
+    __slots__ = ("kind", "private", "public")
+
+    def __init__(
+        self,
+        kind: str,
+        public: dict[str, JSON],
+        private: dict[int, dict[str, JSON]] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.public = public
+        self.private = private
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (self.kind, self.public, self.private) == (other.kind, other.public, other.private)
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value and mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return f"Event(kind={self.kind!r}, public={self.public!r}, private={self.private!r})"
 
     def for_viewer(self, seat: int | None) -> dict[str, JSON]:
         """The event as ``seat`` may see it (``None``: a spectator)."""
@@ -43,38 +60,38 @@ class Event:
 
 
 # Event kinds (the "kind" field on the wire).
-ROUND_STARTED = "round_started"  # private: each seat's dealt hand
-FIRST_CARD = "first_card"  # the first discard turned (and any Wild Draw Four returned)
-PLAYED = "played"
-DREW = "drew"  # public: seat, count, reason; private: the cards
-KEPT = "kept"
-TURN = "turn"  # whose turn it is now (after skips and reverses)
-SKIPPED = "skipped"
-REVERSED = "reversed"
-COLOR_CHOSEN = "color_chosen"
-CHALLENGED = "challenged"  # public: verdict; private to the challenger: the offender's hand
-UNO_CALLED = "uno_called"
-CAUGHT = "caught"
-FALSE_CATCH = "false_catch"
-RESHUFFLED = "reshuffled"
-HANDS_SHUFFLED = "hands_shuffled"  # private: each seat's new hand
-HANDS_PASSED = "hands_passed"  # private: each seat's new hand
-HANDS_SWAPPED = "hands_swapped"  # private: the two seats' new hands
-DISCARDED = "discarded"
-CUSTOM_EFFECT = "custom_effect"
-CHAT = "chat"
-TIMED_OUT = "timed_out"
-ROUND_OVER = "round_over"  # public: every hand, points, totals
-MATCH_OVER = "match_over"
-JUMPED_IN = "jumped_in"  # H-JUMPIN: the next "played" event was out of turn
-MISPLAY = "misplay"  # H-MISPLAY: an illegal play attempt cost cards
-EXCHANGE_STARTED = "exchange_started"  # H-FIVE
-GAVE = "gave"  # H-FIVE: one side chose its card (private to it)
-EXCHANGED = "exchanged"  # H-FIVE: private to each side: what it gave and received
-SILENCE = "silence"  # H-SILENT: chat closed (active) or open again
-SLAP_STARTED = "slap_started"  # U-CENTER
-SLAPPED = "slapped"
-SLAP_OVER = "slap_over"  # the losers draw 2
-REFILLED = "refilled"  # H-SEVEN-ROUNDS
-WENT_OUT = "went_out"  # H-LAST: the round goes on without this seat
-BLOCKED = "blocked"  # no progress is possible: the round ends, the lowest hand wins
+ROUND_STARTED: Final = "round_started"  # private: each seat's dealt hand
+FIRST_CARD: Final = "first_card"  # the first discard turned (and any Wild Draw Four returned)
+PLAYED: Final = "played"
+DREW: Final = "drew"  # public: seat, count, reason; private: the cards
+KEPT: Final = "kept"
+TURN: Final = "turn"  # whose turn it is now (after skips and reverses)
+SKIPPED: Final = "skipped"
+REVERSED: Final = "reversed"
+COLOR_CHOSEN: Final = "color_chosen"
+CHALLENGED: Final = "challenged"  # public: verdict; private to the challenger: the offender's hand
+UNO_CALLED: Final = "uno_called"
+CAUGHT: Final = "caught"
+FALSE_CATCH: Final = "false_catch"
+RESHUFFLED: Final = "reshuffled"
+HANDS_SHUFFLED: Final = "hands_shuffled"  # private: each seat's new hand
+HANDS_PASSED: Final = "hands_passed"  # private: each seat's new hand
+HANDS_SWAPPED: Final = "hands_swapped"  # private: the two seats' new hands
+DISCARDED: Final = "discarded"
+CUSTOM_EFFECT: Final = "custom_effect"
+CHAT: Final = "chat"
+TIMED_OUT: Final = "timed_out"
+ROUND_OVER: Final = "round_over"  # public: every hand, points, totals
+MATCH_OVER: Final = "match_over"
+JUMPED_IN: Final = "jumped_in"  # H-JUMPIN: the next "played" event was out of turn
+MISPLAY: Final = "misplay"  # H-MISPLAY: an illegal play attempt cost cards
+EXCHANGE_STARTED: Final = "exchange_started"  # H-FIVE
+GAVE: Final = "gave"  # H-FIVE: one side chose its card (private to it)
+EXCHANGED: Final = "exchanged"  # H-FIVE: private to each side: what it gave and received
+SILENCE: Final = "silence"  # H-SILENT: chat closed (active) or open again
+SLAP_STARTED: Final = "slap_started"  # U-CENTER
+SLAPPED: Final = "slapped"
+SLAP_OVER: Final = "slap_over"  # the losers draw 2
+REFILLED: Final = "refilled"  # H-SEVEN-ROUNDS
+WENT_OUT: Final = "went_out"  # H-LAST: the round goes on without this seat
+BLOCKED: Final = "blocked"  # no progress is possible: the round ends, the lowest hand wins

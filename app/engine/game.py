@@ -8,7 +8,7 @@ game.legal_commands(seat); game.waiting_on(); game.deadline_ms
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import decisions, house, turns, uno
 from .blocked import check_blocked
@@ -166,7 +166,7 @@ class Game:
             state.deadline_ms = None
 
 
-EXCHANGE_SECONDS = 30  # H-FIVE: the exchange is timed even when turns are not
+EXCHANGE_SECONDS: Final = 30  # H-FIVE: the exchange is timed even when turns are not
 _DURING_SLAP = (Slap, Catch, CallUno, Timeout)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import events as ev
 from .cards import CARD_TEXT, Card
 from .errors import BAD_TARGET, NOT_IN_HAND, NOTHING_TO_DO, RuleError
@@ -9,8 +11,8 @@ from .events import Event
 from .state import EXCHANGE, SLAP, GameState, Pending
 from .table import active_seats, draw_cards
 
-SILENCE_PENALTY = 2
-SLAP_PENALTY = 2
+SILENCE_PENALTY: Final = 2
+SLAP_PENALTY: Final = 2
 
 
 def silenced(state: GameState) -> bool:

@@ -4,36 +4,89 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from .cards import Card, Color
 from .rules import RuleSet, rules_from_dict
 
-PLAYING = "playing"
-ROUND_OVER = "round_over"
-MATCH_OVER = "match_over"
+PLAYING: Final = "playing"
+ROUND_OVER: Final = "round_over"
+MATCH_OVER: Final = "match_over"
 
 # Pending decisions: what the table waits for besides an ordinary turn.
-CHALLENGE = "challenge"  # the target of a Wild Draw Four: challenge or accept
-PLAY_DRAWN = "play_drawn"  # the drawer may play the drawn card or keep it
-CHOOSE_COLOR = "choose_color"  # a Wild turned as the first discard: the first player's color
-STACK = "stack"  # H-STACK / H-DEFLECT / H-REVDEFLECT: answer the draw card or take the draws
-EXCHANGE = "exchange"  # H-FIVE: both sides choose the card they give
-SLAP = "slap"  # U-CENTER: every other seat slaps; the last (or any who does not) draws 2
+CHALLENGE: Final = "challenge"  # the target of a Wild Draw Four: challenge or accept
+PLAY_DRAWN: Final = "play_drawn"  # the drawer may play the drawn card or keep it
+CHOOSE_COLOR: Final = "choose_color"  # a Wild turned as the first discard: the first player's color
+STACK: Final = "stack"  # H-STACK / H-DEFLECT / H-REVDEFLECT: answer the draw card or take the draws
+EXCHANGE: Final = "exchange"  # H-FIVE: both sides choose the card they give
+SLAP: Final = "slap"  # U-CENTER: every other seat slaps; the last (or any who does not) draws 2
 
 
-@dataclass(slots=True)
 class Pending:
-    kind: str
-    seat: int
-    card: Card = -1  # play_drawn: the drawn card; exchange: the card ``seat`` gives
-    offender: int = -1  # challenge / stack: who played the Wild Draw Four (-1: not challengeable)
-    prev_color: Color = -1  # challenge / stack: the color current before it
-    amount: int = 0  # challenge / stack: the cards at stake
-    target: int = -1  # exchange: the other side
-    target_card: Card = -1  # exchange: the card ``target`` gives
-    seats: list[int] = field(default_factory=list)  # slap: who must still slap
-    done: list[int] = field(default_factory=list)  # slap: who slapped, in order
+    """A plain class with slots rather than a dataclass: built on many draws, and its constructor
+    is then native code in the compiled engine too. Fields as in ``PENDING_FIELDS``."""
+
+    __slots__ = (
+        "amount",
+        "card",
+        "done",
+        "kind",
+        "offender",
+        "prev_color",
+        "seat",
+        "seats",
+        "target",
+        "target_card",
+    )
+
+    def __init__(
+        self,
+        kind: str,
+        seat: int,
+        card: Card = -1,
+        offender: int = -1,
+        prev_color: Color = -1,
+        amount: int = 0,
+        target: int = -1,
+        target_card: Card = -1,
+        seats: list[int] | None = None,
+        done: list[int] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.card = card  # play_drawn: the drawn card; exchange: the card ``seat`` gives
+        self.offender = offender  # challenge / stack: who played the W+4 (-1: not challengeable)
+        self.prev_color = prev_color  # challenge / stack: the color current before it
+        self.amount = amount  # challenge / stack: the cards at stake
+        self.target = target  # exchange: the other side
+        self.target_card = target_card  # exchange: the card ``target`` gives
+        self.seats: list[int] = [] if seats is None else seats  # slap: who must still slap
+        self.done: list[int] = [] if done is None else done  # slap: who slapped, in order
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pending):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in PENDING_FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value and mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in PENDING_FIELDS)
+        return f"Pending({inner})"
+
+
+PENDING_FIELDS: Final = (
+    "kind",
+    "seat",
+    "card",
+    "offender",
+    "prev_color",
+    "amount",
+    "target",
+    "target_card",
+    "seats",
+    "done",
+)
 
 
 @dataclass(slots=True)
@@ -106,7 +159,8 @@ def snapshot(state: GameState) -> dict[str, Any]:
 def _pending_dict(p: Pending | None) -> dict[str, Any] | None:
     if p is None:
         return None
-    return {f.name: list(v) if isinstance(v := getattr(p, f.name), list) else v for f in fields(p)}
+    values = {name: getattr(p, name) for name in PENDING_FIELDS}
+    return {name: list(v) if isinstance(v, list) else v for name, v in values.items()}
 
 
 def restore(data: dict[str, Any]) -> GameState:

@@ -3,6 +3,8 @@ H-DEFLECT, H-REVDEFLECT). Card effects live in ``effects``."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import events as ev
 from .cards import CARD_COLOR, CARD_RANK, CARD_TEXT, COLOR_LETTERS, DRAW2, REVERSE, WILD, Card, W
 from .commands import Play
@@ -23,7 +25,8 @@ from .house import exchange_waiting, start_slap
 from .state import CHALLENGE, EXCHANGE, PLAY_DRAWN, STACK, GameState, Pending
 from .table import MATCHES, draw_cards, give_cards, next_seat, take_from_pile
 
-COLOR_WHEEL = (0, 3, 2, 1)  # H-COLORWHEEL: red > blue > green > yellow > red, clockwise
+# H-COLORWHEEL: red > blue > green > yellow > red, clockwise.
+COLOR_WHEEL: Final[tuple[int, ...]] = (0, 3, 2, 1)
 
 
 def begin_turn_action(state: GameState, seat: int) -> None:
@@ -92,7 +95,7 @@ def stack_answer(state: GameState, pending: Pending, card: Card) -> bool:
 def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
     card = command.card
     hand = state.hands[seat]
-    pending = state.pending
+    pending: Pending | None = state.pending
     rules = state.rules
     jump = False
     if pending is not None or state.turn != seat:
