@@ -13,7 +13,7 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from app.store.db import create_engine
+from app.store.db import create_engine, dispose_engine
 from tests.rooms.client import TIMEOUT, connect
 
 from .cluster import Cluster, Workers, cluster_of, running_workers
@@ -50,7 +50,7 @@ async def stored_room(cluster: Cluster, code: str) -> tuple[int, int]:
                 {"code": code})).one()
             return int(row[0]), int(row[1])
     finally:
-        await engine.dispose()
+        await dispose_engine(engine)
 
 
 async def test_a_room_of_bots_goes_on_elsewhere_after_its_owner_dies_with_nobody_connected(

@@ -19,7 +19,7 @@ from app.rooms import RoomRegistry
 from app.rooms.errors import RoomUnavailable
 from app.rooms.items import Item
 from app.store.base import RoomStore
-from app.store.db import create_engine
+from app.store.db import create_engine, dispose_engine
 from app.store.errors import Fenced, UnknownRoom
 from app.store.memory import MemoryRoomStore
 from app.store.sql import SqlRoomStore
@@ -45,7 +45,7 @@ async def worker_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
 
     yield make
     for engine in engines:
-        await engine.dispose()
+        await dispose_engine(engine)
 
 
 async def test_the_stale_owner_writes_nothing_once_a_newer_owner_took_the_room(
@@ -166,7 +166,7 @@ async def test_a_fenced_room_stops_on_the_stale_worker_without_acknowledging(
     finally:
         await registry.close()
         for engine in engines:
-            await engine.dispose()
+            await dispose_engine(engine)
 
 
 async def test_on_postgres_an_append_racing_a_takeover_waits_for_it_and_is_refused(
@@ -195,4 +195,4 @@ async def test_on_postgres_an_append_racing_a_takeover_waits_for_it_and_is_refus
         assert loaded is not None and [r.seq for r in loaded.records] == [1]
     finally:
         for engine in engines:
-            await engine.dispose()
+            await dispose_engine(engine)

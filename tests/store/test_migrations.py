@@ -13,7 +13,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection, inspect, text
 
-from app.store.db import create_engine, downgrade, migrate
+from app.store.db import create_engine, dispose_engine, downgrade, migrate
 from app.store.models import Base
 from tests.services import drop_postgres_database, fresh_postgres_database
 
@@ -42,7 +42,7 @@ async def tables_and_version(url: str) -> tuple[set[str], list[str]]:
                 version = list(rows.scalars())
             return tables - {"alembic_version"}, version
     finally:
-        await engine.dispose()
+        await dispose_engine(engine)
 
 
 async def test_upgrade_downgrade_upgrade_on_an_empty_database(empty_url: str) -> None:
@@ -62,7 +62,7 @@ async def room_columns(url: str) -> set[str]:
             return set(await conn.run_sync(
                 lambda c: {col["name"] for col in inspect(c).get_columns("rooms")}))
     finally:
-        await engine.dispose()
+        await dispose_engine(engine)
 
 
 async def test_0002_adds_the_fencing_generation_and_goes_back_keeping_every_room(
@@ -98,7 +98,7 @@ async def test_0002_adds_the_fencing_generation_and_goes_back_keeping_every_room
                 count = (await conn.execute(text(f"SELECT count(*) FROM {table}"))).scalar()
                 assert count == 1, table
     finally:
-        await engine.dispose()
+        await dispose_engine(engine)
 
 
 async def test_migrations_create_exactly_the_models(empty_url: str) -> None:
@@ -113,7 +113,7 @@ async def test_migrations_create_exactly_the_models(empty_url: str) -> None:
         async with engine.connect() as conn:
             assert await conn.run_sync(diff) == []
     finally:
-        await engine.dispose()
+        await dispose_engine(engine)
 
 
 async def test_workers_starting_at_once_migrate_once(empty_url: str) -> None:
