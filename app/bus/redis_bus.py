@@ -315,6 +315,18 @@ class RedisBus:
         args: list[str | int] = [owner, str(generation), _ms(ttl_seconds)]
         return bool(await self._renew(keys=[self._key(key)], args=args))
 
+    async def renew_many(self, leases: list[tuple[str, int]], owner: str, ttl_seconds: float
+                         ) -> list[bool]:
+        """``renew`` each (key, generation) of ``owner``, in one round trip."""
+        if not leases:
+            return []
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for key, generation in leases:
+                await self._renew(keys=[self._key(key)],
+                                  args=[owner, str(generation), _ms(ttl_seconds)], client=pipe)
+            results = await pipe.execute()
+        return [bool(result) for result in results]
+
     async def acquire(self, key: str, owner: str, ttl_seconds: float) -> bool:
         return await self.take_lease(key, owner, ttl_seconds) is not None
 

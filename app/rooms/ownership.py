@@ -108,14 +108,33 @@ class Ownership:
     async def _renew_loop(self, on_lost: Callable[[str], Awaitable[None]]) -> None:
         while True:
             await asyncio.sleep(self.ttl / 3)
-            for code in list(self.generations):
-                try:
-                    await self.check(code)
-                except LeaseLost:
-                    log.warning("room %s: lease lost; this worker stops running it", code)
-                    await on_lost(code)
-                except Exception as exc:  # Redis unreachable: keep trying until the TTL ends
-                    log.warning("room %s: lease not renewed (%r)", code, exc)
+            try:
+                lost = await self.renew_all()
+            except Exception as exc:  # Redis unreachable: keep trying until the TTL ends
+                log.warning("leases not renewed (%r)", exc)
+                continue
+            for code in lost:
+                log.warning("room %s: lease lost; this worker stops running it", code)
+                await on_lost(code)
+
+    async def renew_all(self) -> list[str]:
+        """Renew every lease held, in one round trip; the rooms whose lease was lost."""
+        held = list(self.generations.items())
+        started = time.monotonic()
+        renewed = await self.bus.renew_many(
+            [(lease_key(code), generation) for code, generation in held], self.worker, self.ttl
+        )
+        lost = []
+        for (code, generation), ok in zip(held, renewed, strict=True):
+            if self.generations.get(code) != generation:
+                continue  # released or claimed again meanwhile
+            if ok:
+                self._renewed[code] = started
+            else:
+                self.generations.pop(code, None)
+                self._renewed.pop(code, None)
+                lost.append(code)
+        return lost
 
 
 class FencedStore:

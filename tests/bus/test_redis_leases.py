@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -150,3 +151,30 @@ async def test_a_takeover_after_redis_lost_its_counters_moves_past_the_stores_ge
             await new.ownership.close()
     finally:
         await old.close()
+
+
+async def test_every_lease_is_renewed_in_one_round_trip(bus: RedisBus) -> None:
+    mine = Ownership(bus, "w1", 1.0)
+    async with asyncio.timeout(5):
+        for n in range(20):
+            await mine.claim(f"R{n:02d}")
+        await bus.release("room:R07", "w1")  # as if it had lapsed
+        await Ownership(bus, "w2", 5).claim("R07")
+        calls = 0
+        send: Any = bus._redis.execute_command
+
+        async def counted(*args: Any, **options: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            return await send(*args, **options)
+
+        bus._redis.execute_command = counted  # type: ignore[method-assign]
+        assert await mine.renew_all() == ["R07"]
+        assert calls == 0  # one pipeline, no command on its own
+        await asyncio.sleep(0.6)
+        assert await mine.renew_all() == []  # renewed: still held past the first TTL third
+        assert sorted(mine.generations) == [f"R{n:02d}" for n in range(20) if n != 7]
+        holders = await bus.lease_holders([f"room:R{n:02d}" for n in range(20)])
+        assert [h[0] if h else None for h in holders] == ["w2" if n == 7 else "w1"
+                                                          for n in range(20)]
+        await mine.close()
