@@ -36,10 +36,7 @@ PLAYABLE: Final = tuple(frozenset(c for c in range(CARD_KINDS) if row[c]) for ro
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
     """Shuffle in place: a uniform permutation from one random key per card."""
     rnd = rng.random
-    keys = [rnd() for _ in cards]
-    # A stable sort of the positions by their keys: the permutation ``cards.sort(key=...)`` gives.
-    order = sorted(range(len(cards)), key=keys.__getitem__)
-    cards[:] = [cards[i] for i in order]
+    cards.sort(key=lambda _: rnd())
 
 
 def next_seat(state: GameState, seat: int, steps: int = 1) -> int:
