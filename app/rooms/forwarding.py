@@ -91,8 +91,8 @@ class Forwarder:
         self._tasks: set[asyncio.Task[None]] = set()
         self._unsubscribe: Any = None
         # Socket side: the owner each room's last call went to, and when it was looked up. It
-        # is asked again after a third of a lease, or at once when it did not answer or said it
-        # no longer runs the room: no Redis lookup before each forwarded command.
+        # is asked again after a third of a lease, on a socket's connect, or at once when it did
+        # not answer or said it no longer runs the room: no Redis lookup before each command.
         self._owners: dict[str, tuple[str, float]] = {}
         self._owner_seconds = ownership.ttl / 3
 
@@ -122,7 +122,8 @@ class Forwarder:
 
     async def call(self, code: str, request: dict[str, Any]) -> Any:
         """Run ``request`` on the owner of room ``code``; its result, or its error raised."""
-        owner = await self._owner(code)
+        # A connect comes after a move (the sockets of a room that moved reconnect): look again.
+        owner = await self._owner(code, fresh=request.get("kind") == "connect")
         if owner is None:
             self._spawn(self._take_over(code))
             raise RoomUnavailable("the room is moving to another worker; reconnect")
@@ -147,10 +148,10 @@ class Forwarder:
             raise error
         return reply.get("result")
 
-    async def _owner(self, code: str) -> str | None:
+    async def _owner(self, code: str, fresh: bool = False) -> str | None:
         """The worker that runs room ``code`` (None: nobody, or this worker after all)."""
         cached = self._owners.get(code)
-        if cached is not None and time.monotonic() - cached[1] < self._owner_seconds:
+        if not fresh and cached is not None and time.monotonic() - cached[1] < self._owner_seconds:
             return cached[0]
         looked_up = time.monotonic()
         holder = await self.redis.lease_holder(lease_key(code))
