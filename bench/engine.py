@@ -5,14 +5,14 @@ and play the drawn card if it can be played; accept every Wild Draw Four.
 
     .venv/bin/python -m bench.engine [--games N] [--json] [--compare-rlcard] [--compiled]
 
-``--compiled`` first compiles the unchanged engine sources with mypyc (into bench/.mypyc/, about a
-minute the first time) and measures that build: the same rules, events and views, as C.
+``--compiled`` first compiles the unchanged engine sources with mypyc (``app.engine._build``, into
+bench/.mypyc/, about a minute the first time) and measures that build: the same rules, events and
+views, as C; the Docker image runs that build.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import random
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from app.engine import Game, preset
+from app.engine import COMPILED, Game, _build, preset
 from app.engine.cards import CARD_KINDS
 from app.engine.commands import Accept, ChooseColor, Draw, Play
 from app.engine.state import CHALLENGE, PLAY_DRAWN, PLAYING
@@ -82,19 +82,11 @@ def play_rlcard_games(games: int, seed: int) -> tuple[float, int]:
 def compiled_engine_dir() -> Path:
     """The engine compiled by mypyc from the current sources (rebuilt when they change)."""
     root = Path(__file__).resolve().parent.parent
-    sources = sorted((root / "app" / "engine").glob("*.py"))
-    digest = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()[:12]
-    build = root / "bench" / ".mypyc" / digest
+    build = root / "bench" / ".mypyc" / _build.digest()
     if not (build / "done").exists():
         shutil.rmtree(build, ignore_errors=True)
-        (build / "app" / "engine").mkdir(parents=True)
-        (build / "app" / "__init__.py").write_text("")
-        for source in sources:
-            shutil.copy(source, build / "app" / "engine" / source.name)
-        modules = [f"app/engine/{p.name}" for p in sources if p.name != "__init__.py"]
-        mypyc = Path(sys.executable).parent / "mypyc"
-        subprocess.run([str(mypyc), *modules], cwd=build, check=True, capture_output=True)
-        (build / "done").write_text(digest)
+        _build.build(build)
+        (build / "done").write_text(_build.digest())
     return build
 
 
@@ -107,7 +99,7 @@ def main() -> None:
     parser.add_argument("--compare-rlcard", action="store_true")
     parser.add_argument("--compiled", action="store_true", help="measure the mypyc build")
     args = parser.parse_args()
-    if args.compiled and "bench/.mypyc" not in str(sys.modules["app.engine"].__file__):
+    if args.compiled and not COMPILED:
         build = compiled_engine_dir()
         argv = [a for a in sys.argv[1:] if a != "--compiled"]
         env = {**os.environ, "PYTHONPATH": str(build)}
