@@ -29,7 +29,7 @@ def services_required() -> bool:
     return os.environ.get("UNO_REQUIRE_SERVICES", "") not in ("", "0")
 
 
-def _unavailable(reason: str) -> None:
+def unavailable(reason: str) -> None:
     if services_required():
         pytest.fail(f"{reason} (UNO_REQUIRE_SERVICES=1 demands it)", pytrace=False)
     pytest.skip(f"{reason}; set UNO_REQUIRE_SERVICES=1 to fail instead")
@@ -52,7 +52,7 @@ def postgres_url() -> str:
     parsed = make_url(url)
     host, port = parsed.host or "127.0.0.1", parsed.port or 5432
     if not _can_connect(host, port):
-        _unavailable(f"Postgres is not reachable at {host}:{port} (UNO_TEST_POSTGRES_URL)")
+        unavailable(f"Postgres is not reachable at {host}:{port} (UNO_TEST_POSTGRES_URL)")
     return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
 
 
@@ -62,7 +62,7 @@ def redis_url() -> str:
     parsed = make_url(url)
     host, port = parsed.host or "127.0.0.1", parsed.port or 6379
     if not _can_connect(host, port):
-        _unavailable(f"Redis is not reachable at {host}:{port} (UNO_TEST_REDIS_URL)")
+        unavailable(f"Redis is not reachable at {host}:{port} (UNO_TEST_REDIS_URL)")
     return url
 
 

@@ -33,6 +33,8 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from tests.services import unavailable
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = os.environ.get("UNO_CHROMIUM", "/usr/bin/chromium")
@@ -139,6 +141,8 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="package")
 def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        unavailable(f"no chromium at {CHROMIUM} (apt-get install chromium, or set UNO_CHROMIUM)")
     launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     try:
         yield launched
