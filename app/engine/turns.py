@@ -109,14 +109,12 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
         pass
     elif pending is None:
         if not MATCHES[state.discard[-1] * 4 + state.color][card]:
-            _check_matches(state, seat, card, pending, out)
-            return  # H-MISPLAY: the attempt cost cards instead of being refused
-    elif pending.kind != PLAY_DRAWN or card != pending.card:
-        _check_matches(state, seat, card, pending, out)
-        if out:
+            _misplay(state, seat, card, pending, out)  # raises, or H-MISPLAY costs cards
             return
-    elif out:
-        return  # (as before: a play made inside a timeout that already drew does nothing)
+    elif (pending.kind != PLAY_DRAWN or card != pending.card) and _misplay(
+        state, seat, card, pending, out
+    ):
+        return  # H-MISPLAY: the attempt cost cards instead of being refused
     color = command.color
     rank = CARD_RANK[card]
     effect = ""
@@ -195,9 +193,11 @@ def _refuse_turn(state: GameState, seat: int, card: Card) -> None:
         raise
 
 
-def _check_matches(
+def _misplay(
     state: GameState, seat: int, card: Card, pending: Pending | None, out: list[Event]
-) -> None:
+) -> bool:
+    """False when ``card`` may be played; else refuses it, or (H-MISPLAY) makes the attempt cost
+    cards instead and returns True."""
     if pending is None:
         ok = MATCHES[state.discard[-1] * 4 + state.color][card]
         why = f"{CARD_TEXT[card]} does not match {CARD_TEXT[state.discard[-1]]}"
@@ -208,12 +208,13 @@ def _check_matches(
         ok = stack_answer(state, pending, card)
         why = f"{CARD_TEXT[card]} cannot answer the pending draw: draw the cards instead"
     if ok:
-        return
+        return False
     penalty = state.rules.misplay_penalty
     if not penalty:
         raise RuleError(ILLEGAL_PLAY, why)
     out.append(Event(ev.MISPLAY, {"seat": seat, "card": CARD_TEXT[card]}))
     draw_cards(state, seat, penalty, "misplay", out)
+    return True
 
 
 def _check_target(state: GameState, seat: int, card: Card, effect: str, target: int | None) -> None:

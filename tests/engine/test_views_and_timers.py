@@ -73,6 +73,27 @@ def test_o_timer_a_turn_that_runs_out_draws_and_keeps() -> None:
     assert game.deadline_ms == 60_000
 
 
+def test_o_timer_with_h_force_drawn_a_turn_that_runs_out_draws_and_plays_the_card() -> None:
+    game, _ = rigged(
+        [["G1", "G2"], ["B2", "Y3"]], "R5", ["R9"], turn_seconds=30, must_play_drawn=True
+    )
+    events = game.apply(0, Timeout(), now_ms=30_000)
+    assert [e.kind for e in events] == ["timed_out", "drew", "turn", "played", "turn"]
+    view = game.view(None)
+    assert view["top"] == "R9" and view["pending"] is None and view["turn"] == 1
+    assert hand(game, 0) == ["G1", "G2"] and game.deadline_ms == 60_000
+
+
+def test_o_timer_a_drawn_card_waiting_to_be_played_is_played_on_timeout() -> None:
+    game, _ = rigged(
+        [["G1", "G2"], ["B2", "Y3"]], "R5", ["R9"], turn_seconds=30, must_play_drawn=True
+    )
+    act(game, 0, "draw")
+    events = game.apply(0, Timeout(), now_ms=30_000)
+    assert [e.kind for e in events] == ["timed_out", "played", "turn"]
+    assert game.view(None)["top"] == "R9" and game.view(None)["turn"] == 1
+
+
 def test_o_timer_a_pending_challenge_is_accepted_on_timeout() -> None:
     game, _ = rigged([["W+4", "R1"], ["B2", "Y3"], ["G1"]], "G5", turn_seconds=10)
     act(game, 0, "play", card="W+4", color="B")
