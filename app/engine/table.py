@@ -29,8 +29,6 @@ def _build_match_table() -> tuple[tuple[bool, ...], ...]:
 
 # MATCHES[top * 4 + color][card]: T-MATCH, may ``card`` be played on ``top`` in ``color``.
 MATCHES: Final = _build_match_table()
-# PLAYABLE[top * 4 + color]: the same, as the set of card kinds that may be played.
-PLAYABLE: Final = tuple(frozenset(c for c in range(CARD_KINDS) if row[c]) for row in MATCHES)
 
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:

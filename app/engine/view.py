@@ -22,7 +22,7 @@ from .commands import (
 from .effects import custom_effect_of
 from .house import exchange_waiting
 from .state import CHALLENGE, CHOOSE_COLOR, EXCHANGE, PLAY_DRAWN, PLAYING, STACK, GameState
-from .table import PLAYABLE, active_seats, hand_texts
+from .table import MATCHES, active_seats, hand_texts
 from .turns import can_jump_in, public_pending, stack_answer
 from .uno import on_own_turn
 
@@ -111,7 +111,13 @@ def playable_cards(state: GameState, seat: int) -> list[Card]:
     pending = state.pending
     hand = state.hands[seat]
     if pending is None and state.turn == seat:
-        return sorted(PLAYABLE[state.discard[-1] * 4 + state.color].intersection(hand))
+        mask = MATCHES[state.discard[-1] * 4 + state.color]
+        kinds: list[Card] = []
+        for card in hand:
+            if mask[card] and card not in kinds:
+                kinds.append(card)
+        kinds.sort()
+        return kinds
     cards: set[Card] = set()
     if pending is not None and pending.seat == seat:
         if pending.kind == PLAY_DRAWN:
