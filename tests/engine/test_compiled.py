@@ -1,0 +1,77 @@
+"""The compiled engine (``app.engine._build``, what the Docker image runs) behaves exactly like its
+sources: the same events, views, errors and snapshots over seeded games under every preset."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from app.engine import _build
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Plays seeded bot games (with random legal commands and timeouts mixed in) and prints whether
+# the engine is compiled and a digest of everything that came out of it.
+PLAY = """
+import hashlib, json, random
+import app.engine as engine
+from app.engine import EngineError, Game, preset
+from app.engine.bots import choose_command
+from app.engine.commands import NextRound, Timeout
+
+digest = hashlib.sha256()
+def feed(value):
+    digest.update(json.dumps(value, sort_keys=True, default=repr).encode())
+for name in ("official", "house", "seeded", "party"):
+    for g in range(30):
+        players = 2 + g % 4
+        rng = random.Random(g)
+        game, events = Game.start(players, preset(name, {"deck": "modern"}), seed=g, now_ms=0)
+        now = 0
+        for step in range(300):
+            if game.phase == "match_over":
+                break
+            now += rng.choice((0, 100, 40000))
+            if game.phase == "round_over":
+                seat, command = 0, NextRound()
+            elif rng.random() < 0.1:
+                seat = rng.randrange(players)
+                legal = game.legal_commands(seat) or [Timeout()]
+                command = rng.choice(legal)
+            else:
+                seat = rng.choice(game.waiting_on() or [0])
+                command = choose_command(game, seat, rng) or Timeout()
+            try:
+                events = game.apply(seat, command, now)
+            except EngineError as error:
+                feed([type(error).__name__, str(error)])
+                continue
+            feed([e.to_dict() for e in events])
+            feed([game.view(s) for s in (None, *range(players))])
+            feed([game.playable(s) for s in range(players)])
+        feed(game.snapshot())
+print(engine.COMPILED, digest.hexdigest())
+"""
+
+
+def _play(cwd: Path) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PLAY], cwd=cwd, capture_output=True, text=True, check=True
+    )
+    return done.stdout.split()
+
+
+@pytest.mark.slow
+def test_the_compiled_engine_plays_exactly_like_the_source(tmp_path: Path) -> None:
+    if shutil.which((sysconfig.get_config_var("CC") or "cc").split()[0]) is None:
+        pytest.skip("no C compiler to build the compiled engine with")
+    _build.build(tmp_path)
+    source = _play(ROOT)
+    compiled = _play(tmp_path)
+    assert source[0] == "False" and compiled[0] == "True"
+    assert compiled[1] == source[1]
