@@ -2,13 +2,13 @@
 
     python -m app.engine._build DEST      # needs mypy (a dev dependency) and a C compiler
 
-copies this package's sources to ``DEST/app/engine`` and compiles each module next to its source
-(plus one shared ``*__mypyc`` library at ``DEST``). Python's import system tries extension modules
-before ``.py`` files in the same directory, so with ``DEST`` on ``sys.path`` (or the extensions
-copied next to the sources, as the Dockerfile does) ``import app.engine`` loads the compiled
-modules and nothing else changes: same rules, events, views and snapshots. The ``.py`` files stay
-the source of truth; ``app.engine.COMPILED`` tells which build is running. This module itself is
-never compiled.
+copies this package's sources to ``DEST/app/engine`` and compiles each module (but those in
+``NOT_COMPILED``) next to its source, plus one shared ``*__mypyc`` library at ``DEST``. Python's
+import system tries extension modules before ``.py`` files in the same directory, so with ``DEST``
+on ``sys.path`` (or the extensions copied next to the sources, as the Dockerfile does)
+``import app.engine`` loads the compiled modules and nothing else changes: same rules, events,
+views and snapshots. The ``.py`` files stay the source of truth; ``app.engine.COMPILED`` tells
+which build is running.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-NOT_COMPILED = ("__init__.py", "_build.py")
+# errors.py stays interpreted: its exception classes set ``code`` as a class attribute, which
+# compiled subclasses of Exception do not carry to their instances; it is never on a hot path.
+NOT_COMPILED = ("__init__.py", "_build.py", "errors.py")
 
 
 def sources() -> list[Path]:

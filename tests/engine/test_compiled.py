@@ -20,13 +20,24 @@ ROOT = Path(__file__).resolve().parents[2]
 PLAY = """
 import hashlib, json, random
 import app.engine as engine
-from app.engine import EngineError, Game, preset
+from app.engine import EngineError, Game, parse_command, preset
 from app.engine.bots import choose_command
 from app.engine.commands import NextRound, Timeout
 
 digest = hashlib.sha256()
 def feed(value):
     digest.update(json.dumps(value, sort_keys=True, default=repr).encode())
+def refused(error):
+    return [type(error).__name__, error.code, str(error)]
+for bad in ({"type": "play", "card": "X9"}, {"type": "fly"}, {"type": "catch", "target": "me"}):
+    try:
+        parse_command(bad)
+    except EngineError as error:
+        feed(refused(error))
+try:
+    preset("official", {"nope": 1})
+except EngineError as error:
+    feed(refused(error))
 for name in ("official", "house", "seeded", "party"):
     for g in range(30):
         players = 2 + g % 4
@@ -49,7 +60,7 @@ for name in ("official", "house", "seeded", "party"):
             try:
                 events = game.apply(seat, command, now)
             except EngineError as error:
-                feed([type(error).__name__, str(error)])
+                feed(refused(error))
                 continue
             feed([e.to_dict() for e in events])
             feed([game.view(s) for s in (None, *range(players))])
