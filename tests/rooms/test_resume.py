@@ -20,6 +20,7 @@ async def test_resume_with_since_sends_exactly_the_missed_events(
     await cy.event("played", seat=0)
     seen = cy.last_seq
     await cy.close()
+    await ann.event("presence", seat=2, connected=False)  # the server saw Cy go before Bob plays
     await bob.ok("play", card="R4")
     await bob.ok("chat", text="where did Cy go?")
     back = await connect(live_server, table.code, table.tokens[2], seat=2, since=seen)
