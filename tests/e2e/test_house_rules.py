@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
@@ -62,7 +63,9 @@ def test_a_seven_swaps_hands_with_a_chosen_player(new_page: PageFactory, server:
     picker = ann.get_by_role("group", name="Choose a player to swap hands with")
     expect(picker).to_be_visible()
     shot(ann, "seat-picker")
-    picker.get_by_role("button", name="Bea · 4 cards").click()
+    bea_button = picker.get_by_role("button", name=re.compile("^Bea"))
+    expect(bea_button).to_have_text("Bea · 4 cards")
+    bea_button.click()
     expect(ann.locator(".log-list")).to_contain_text("Ann (you) swapped hands with Bea.")
     expect(ann.locator("ul.hand button.card")).to_have_count(4)
     expect(card(ann, "B1")).to_be_visible()
