@@ -79,8 +79,9 @@ def _play(cwd: Path) -> list[str]:
 
 @pytest.mark.slow
 def test_the_compiled_engine_plays_exactly_like_the_source(tmp_path: Path) -> None:
-    if shutil.which((sysconfig.get_config_var("CC") or "cc").split()[0]) is None:
-        pytest.skip("no C compiler to build the compiled engine with")
+    compiler = shutil.which((sysconfig.get_config_var("CC") or "cc").split()[0])
+    if compiler is None or not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        pytest.skip("no C compiler or Python headers to build the compiled engine with")
     _build.build(tmp_path)
     source = _play(ROOT)
     compiled = _play(tmp_path)
