@@ -295,7 +295,9 @@ class RoomRegistry:
         return taken
 
     async def recover(self) -> int:
-        """Start-up: bring back every room the store has open."""
+        """Start-up: bring back every room the store has open, except those parked (unloaded
+        for idleness: they load when someone asks for them, as ``get`` does, and until then
+        take no memory here and, with many workers, no lease)."""
         count = 0
         for code in await self.store.open_rooms():
             try:

@@ -49,7 +49,8 @@ class RoomStore(Protocol):
     async def load_room(self, code: str) -> StoredRoom | None: ...
 
     async def open_rooms(self) -> list[str]:
-        """Codes of rooms in play (not closed), for recovery at start-up."""
+        """Codes of rooms in play (not closed) and not parked, for recovery at start-up: a
+        parked room (unloaded for idleness) stays in the store until someone asks for it."""
 
     async def close_room(self, code: str) -> None:
         """The room is finished or abandoned: its snapshot and live log may go (history stays)."""

@@ -53,7 +53,8 @@ class MemoryRoomStore:
         return copy.deepcopy(room) if room is not None and code not in self._closed else None
 
     async def open_rooms(self) -> list[str]:
-        return [code for code in self._rooms if code not in self._closed]
+        return [code for code in self._rooms
+                if code not in self._closed and code not in self._parked]
 
     async def close_room(self, code: str) -> None:
         if code in self._rooms and code not in self._closed:

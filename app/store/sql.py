@@ -382,7 +382,9 @@ class SqlRoomStore:
     async def open_rooms(self) -> list[str]:
         async with self._engine.begin() as conn:
             rows = await conn.execute(
-                select(Room.code).where(Room.closed_at.is_(None)).order_by(Room.id)
+                select(Room.code)
+                .where(Room.closed_at.is_(None), Room.parked.is_(False))
+                .order_by(Room.id)
             )
             return list(rows.scalars())
 

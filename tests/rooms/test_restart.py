@@ -1,10 +1,14 @@
 """The server process killed mid-game (SQLite store): every room comes back exactly, clients
-resume with ``since`` and the game is played to its end."""
+resume with ``since`` and the game is played to its end; rooms parked for idleness stay in the
+store until someone asks for them."""
 
 from __future__ import annotations
 
+import asyncio
+import re
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from tests.server_fixture import ServerProcess, running_server
@@ -63,3 +67,50 @@ async def test_a_killed_server_brings_the_game_back_exactly_and_it_plays_to_the_
     assert (await ann.event("match_over", timeout=5))["kind"] == "match_over"
     await ann.close()
     await bob.close()
+
+
+async def loaded_rooms(server: ServerProcess) -> tuple[int, set[str]]:
+    """(rooms in the worker's memory, codes of the public ones it lists)."""
+    async with httpx.AsyncClient(base_url=server.http_url, timeout=5) as http:
+        metrics = (await http.get("/metrics")).text
+        listed = (await http.get("/api/rooms")).json()
+    found = re.search(r"^uno_rooms (\d+)$", metrics, re.MULTILINE)
+    assert found is not None, "uno_rooms missing from /metrics"
+    return int(found.group(1)), {room["code"] for room in listed}
+
+
+async def test_a_restart_brings_back_rooms_in_play_but_not_parked_ones() -> None:
+    with running_server(UNO_IDLE_SECONDS="2.5") as server:
+        rules = {"turn_seconds": 0, "target": 1, "deck": "classic"}
+        idle = await make_table(server, ["Ann"], seed=3, rules=rules)
+        ann = idle.players[0]
+        await ann.ok("add_bot")
+        await ann.ok("start")
+        await ann.close()  # nobody left: the room is parked after UNO_IDLE_SECONDS
+        busy = await make_table(server, ["Bob"], seed=4, rules=rules)
+        bob = busy.players[0]
+        await bob.ok("add_bot")
+        await bob.ok("start")
+        async with asyncio.timeout(10):
+            while (await loaded_rooms(server))[0] != 1:
+                await asyncio.sleep(0.1)
+        assert (await loaded_rooms(server))[1] == {busy.code}
+
+        server.restart()
+        await bob.wait_closed()
+        # Recovery loaded the room in play (its player was connected), not the parked one.
+        assert await loaded_rooms(server) == (1, {busy.code})
+
+        # The parked room loads on request, exactly where it was left.
+        async with httpx.AsyncClient(base_url=server.http_url, timeout=5) as http:
+            looked = await http.get(f"/api/rooms/{idle.code}")
+        assert looked.status_code == 200, looked.text
+        assert looked.json()["phase"] not in ("lobby", "match_over")
+        ann = await connect(server, idle.code, idle.tokens[0], seat=0)
+        state = await ann.state()
+        assert state["you"]["seat"] == 0 and state["phase"] == looked.json()["phase"]
+        assert idle.code in (await loaded_rooms(server))[1]
+        bob = await connect(server, busy.code, busy.tokens[0], seat=0)
+        assert (await bob.state())["you"]["seat"] == 0
+        await ann.close()
+        await bob.close()

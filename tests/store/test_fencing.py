@@ -136,6 +136,18 @@ async def test_the_sweep_sees_rooms_in_a_match_that_are_not_parked(
     assert sorted(await store.rooms_to_run()) == ["IDLE", "PLAY"]
 
 
+async def test_start_up_recovery_leaves_parked_rooms_in_the_store(worker_store: Workers) -> None:
+    store = worker_store()
+    for code in ("PLAY", "IDLE", "LOBB", "DONE"):
+        await store.create_room(code, {"phase": "lobby" if code == "LOBB" else "in_match"})
+    await store.park("IDLE")
+    await store.close_room("DONE")
+    assert sorted(await store.open_rooms()) == ["LOBB", "PLAY"]
+    assert await store.load_room("IDLE") is not None  # still there, for whoever asks
+    await worker_store().take_over("IDLE", None)  # loaded on demand: unparked
+    assert sorted(await store.open_rooms()) == ["IDLE", "LOBB", "PLAY"]
+
+
 async def test_a_fenced_room_stops_on_the_stale_worker_without_acknowledging(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
