@@ -110,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(bus)
         registry = RoomRegistry(store, bus, settings, recorder=storage.recorder)
         registry.spectators = hub.spectators
+        registry.spectator_counts = hub.spectator_counts
         registry.ownership = ownership
         if ownership is not None:
 

@@ -77,6 +77,12 @@ class Hub:
     def spectators(self, code: str) -> int:
         return sum(1 for v in self._viewers.get(code, ()) if v.seat is None)
 
+    def spectator_counts(self) -> dict[str, int]:
+        """Spectators per room on this worker (rooms with none left out)."""
+        counts = {code: sum(1 for v in viewers if v.seat is None)
+                  for code, viewers in self._viewers.items()}
+        return {code: count for code, count in counts.items() if count}
+
     def _on_message(self, code: str, message: dict[str, Any]) -> None:
         viewers = self._viewers.get(code)
         if not viewers:

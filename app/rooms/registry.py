@@ -6,7 +6,10 @@ the room (``_claim``); a periodic sweep (``run``, every ``sweep_seconds``, jitte
 the rooms in a match whose lease nobody holds, so a room with no client left (bots playing, a
 turn timer running) carries on after its owner dies. Each tick also lists this worker's public
 rooms in Redis (``PUBLIC_LISTING``, entries expiring after three ticks unless refreshed), so
-``GET /api/rooms`` on any worker shows every worker's public rooms (``listed_rooms``).
+``GET /api/rooms`` on any worker shows every worker's public rooms (``listed_rooms``), and this
+worker's spectators per room (``SPECTATOR_LISTING``, one entry per room and worker, expiring
+likewise): a room's spectators are counted on every worker that holds sockets of it, not just on
+its owner, and summed wherever the room is listed or summarized.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import contextlib
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from app.bus import Bus
@@ -39,6 +43,7 @@ from .views import summary
 log = logging.getLogger("uno.rooms")
 
 PUBLIC_LISTING = "public_rooms"
+SPECTATOR_LISTING = "room_spectators"  # "CODE@worker" -> that worker's spectators of room CODE
 
 
 class RoomRegistry:
@@ -58,6 +63,10 @@ class RoomRegistry:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.spectators: Any = None  # set by the app: code -> spectator count
+        # Set by the app: this worker's spectators per room (many workers: shared each tick).
+        self.spectator_counts: Callable[[], dict[str, int]] | None = None
+        self._counted: set[str] = set()  # this worker's entries in SPECTATOR_LISTING
+        self._elsewhere: dict[str, int] = {}  # code -> spectators on other workers (last read)
         # Many workers (UNO_REDIS_URL): a room runs only on the holder of its lease.
         self.ownership: Ownership | None = None
         self.forwarder: Forwarder | None = None  # set: rooms run elsewhere are forwarded to
@@ -229,6 +238,7 @@ class RoomRegistry:
             # Jittered: the workers' sweeps do not line up.
             await asyncio.sleep(self.settings.sweep_seconds * random.uniform(0.75, 1.25))
             await self._list(list(self.rooms.values()))
+            await self._count_spectators()
             try:
                 await self.sweep()
             except Exception as exc:  # the store or Redis away: try again next time
@@ -248,22 +258,59 @@ class RoomRegistry:
         except Exception as exc:  # Redis away: the entries expire, the next tick lists again
             log.warning("public rooms not listed (%r)", exc)
 
+    async def _count_spectators(self) -> None:
+        """Share this worker's spectators per room (entries expiring after three ticks unless
+        refreshed, so a dead worker's drop out), and read the other workers'."""
+        assert self.ownership is not None
+        worker = self.ownership.worker
+        counts = self.spectator_counts() if self.spectator_counts is not None else {}
+        entries = {
+            f"{code}@{worker}": {"code": code, "worker": worker, "spectators": count}
+            for code, count in counts.items()
+            if count > 0
+        }
+        gone = [key for key in self._counted if key not in entries]
+        bus = self.ownership.bus
+        try:
+            await bus.list_entries(SPECTATOR_LISTING, entries, 3 * self.settings.sweep_seconds)
+            self._counted = set(entries)
+            await bus.unlist(SPECTATOR_LISTING, gone)  # rooms whose spectators here all left
+            await self._read_spectators()
+        except Exception as exc:  # Redis away: the entries expire, the next tick lists again
+            log.warning("spectator counts not shared (%r)", exc)
+
+    async def _read_spectators(self) -> None:
+        """The other workers' spectators per room, as they last shared them."""
+        assert self.ownership is not None
+        worker = self.ownership.worker
+        elsewhere: dict[str, int] = {}
+        for entry in await self.ownership.bus.listed(SPECTATOR_LISTING):
+            code, count = entry.get("code"), entry.get("spectators")
+            if entry.get("worker") != worker and isinstance(code, str) and isinstance(count, int):
+                elsewhere[code] = elsewhere.get(code, 0) + count
+        self._elsewhere = elsewhere
+
     async def listed_rooms(self) -> list[dict[str, Any]]:
         """Public rooms open to join or watch: this worker's, and with many workers every
-        worker's (as listed within the last few seconds; this worker's own are current)."""
-        local = self.public_rooms()
+        worker's (as listed within the last few seconds; this worker's own are current).
+        Spectators are counted on every worker: this one's now, the others' as last shared."""
         if self.ownership is None:
-            return local
+            return self.public_rooms()
         try:
-            listed = await self.ownership.bus.listed(PUBLIC_LISTING)
+            listed, _ = await asyncio.gather(self.ownership.bus.listed(PUBLIC_LISTING),
+                                             self._read_spectators())
         except Exception as exc:  # Redis away: this worker's rooms at least
             log.warning("public rooms of other workers not read (%r)", exc)
-            return local
+            return self.public_rooms()
+        local = self.public_rooms()
         here = {entry["code"] for entry in local}
-        return local + [
+        others = [
             entry for entry in listed
             if entry.get("code") not in here and entry.get("code") not in self.rooms
         ]
+        for entry in others:  # the owner's count is its own sockets': count every worker's
+            entry["spectators"] = self._spectators(str(entry.get("code")))
+        return local + others
 
     async def sweep(self) -> int:
         """Take over every room in a match (not parked) whose lease nobody holds: lease first,
@@ -347,7 +394,9 @@ class RoomRegistry:
                 log.warning("room %s: lease not released (%r)", code, exc)
 
     def _spectators(self, code: str) -> int:
-        return int(self.spectators(code)) if self.spectators is not None else 0
+        """Spectators of room ``code``: this worker's, plus (many workers) the others'."""
+        here = int(self.spectators(code)) if self.spectators is not None else 0
+        return here + self._elsewhere.get(code, 0)
 
     def _run(self, room: Room) -> None:
         room.on_stop = self._forget

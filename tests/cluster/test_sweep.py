@@ -15,6 +15,7 @@ from sqlalchemy import text
 
 from app.store.db import create_engine, dispose_engine
 from tests.rooms.client import TIMEOUT, connect
+from tests.server_fixture import ServerProcess
 
 from .cluster import Cluster, Workers, cluster_of, running_workers
 
@@ -118,3 +119,43 @@ async def test_a_public_room_made_on_one_worker_is_listed_by_every_worker(
                 if rooms[code]["players"] == 2:
                     break
                 await asyncio.sleep(0.1)
+
+
+async def listed_spectators(http: httpx.AsyncClient, server: ServerProcess, code: str) -> int:
+    listed = await http.get(f"{server.http_url}/api/rooms")
+    assert listed.status_code == 200, listed.text
+    rooms = {room["code"]: room for room in listed.json()}
+    return int(rooms[code]["spectators"])
+
+
+async def test_the_room_list_counts_spectators_on_every_worker(cluster: Cluster) -> None:
+    owner, other = cluster.workers
+    async with httpx.AsyncClient(timeout=TIMEOUT) as http:
+        made = await http.post(f"{owner.http_url}/api/rooms", json={"name": "Ann"})
+        assert made.status_code == 201, made.text
+        code = made.json()["code"]
+
+        async def counted(expected: int) -> None:
+            """Both workers list ``expected`` spectators within a few sweep ticks."""
+            seen: list[int] = []
+            deadline = time.monotonic() + 6 * SWEEP_SECONDS + 3
+            while time.monotonic() < deadline:
+                seen = [await listed_spectators(http, server, code) for server in (owner, other)]
+                if seen == [expected, expected]:
+                    return
+                await asyncio.sleep(0.1)
+            raise AssertionError(f"spectators listed by (owner, other): {seen}, not {expected}")
+
+        elsewhere = await connect(other, code)  # a spectator on the worker that forwards
+        await elsewhere.wait_for(lambda f: f["type"] == "state")
+        assert (await cluster.lease_holder(code) or ("",))[0] == "w0"
+        await counted(1)
+        here = await connect(owner, code)
+        await here.wait_for(lambda f: f["type"] == "state")
+        await counted(2)
+        detail = await http.get(f"{other.http_url}/api/rooms/{code}")
+        assert detail.status_code == 200 and detail.json()["spectators"] == 2, detail.text
+        await elsewhere.close()
+        await counted(1)
+        await here.close()
+        await counted(0)
