@@ -121,17 +121,19 @@ class RoomRegistry:
             if code in self.rooms or await self.store.load_room(code) is not None:
                 continue
             meta.code = code
+            generation = None
             try:
                 if self.ownership is not None:
                     await self.ownership.claim(code)
                 await self.store.create_room(code, meta.to_dict())
                 if self.ownership is not None:
-                    await self._fence(code)
+                    generation = await self._fence(code)
             except (StoreError, RoomError):
                 await self._release(code)
                 continue  # taken by another worker meanwhile
             room = Room(meta, self.store, self.bus, self.settings, self.clock,
                         recorder=self.recorder)
+            room.lease_generation = generation
             self._run(room)
             if public and self.ownership is not None:
                 await self._list([room])  # listed on every worker at once, not next tick
@@ -177,11 +179,12 @@ class RoomRegistry:
                         return None
                 return RemoteRoom(self.forwarder, RoomMeta.from_dict(stored.meta), self.store,
                                   self.bus, self.settings, self.clock)
+        generation = None
         try:
             # Fence the store at the lease's generation, then read the room under it: the
             # previous owner may have written meanwhile, and can write no more from now on.
             if self.ownership is not None:
-                await self._fence(code)
+                generation = await self._fence(code)
             else:
                 await self.store.take_over(code, None)
             stored = await self.store.load_room(code)
@@ -196,6 +199,7 @@ class RoomRegistry:
         try:
             room = rebuild(stored, self.store, self.bus, self.settings, self.clock)
             room.recorder = self.recorder
+            room.lease_generation = generation
         except (EngineError, KeyError, TypeError, ValueError):
             log.exception("room %s cannot be rebuilt from the store", code)
             raise RoomError("unavailable", f"room {code} cannot be restored", 503) from None
@@ -205,14 +209,14 @@ class RoomRegistry:
             await self.bus.publish(room_topic(code), {"control": "moved"})
         return room
 
-    async def _fence(self, code: str) -> None:
-        """Fence the store's writes to ``code`` at the lease just claimed (a RoomError 503, the
-        lease released, if a newer owner has fenced it already)."""
+    async def _fence(self, code: str) -> int:
+        """Fence the store's writes to ``code`` at the lease just claimed, and return its
+        generation (a RoomError 503, the lease released, if a newer owner fenced it already)."""
         assert self.ownership is not None
         generation = self.ownership.generations[code]
         try:
             await self.store.take_over(code, generation)
-            return
+            return generation
         except Fenced as exc:
             # The database knows a newer generation than Redis gave: Redis lost its counters
             # (restarted without its data). Move the counter past the database's and claim again.
@@ -220,13 +224,14 @@ class RoomRegistry:
                         code, generation, exc.current)
             await self.ownership.release(code)
             await self.ownership.bus.raise_generation(lease_key(code), exc.current)
-        await self.ownership.claim(code)
+        generation = await self.ownership.claim(code)
         try:
-            await self.store.take_over(code, self.ownership.generations[code])
+            await self.store.take_over(code, generation)
         except Fenced as exc:
             await self._release(code)
             raise RoomError("unavailable", f"room {code} is served by another worker",
                             503) from exc
+        return generation
 
     def run(self) -> None:
         """Start the takeover sweep (many workers only)."""
@@ -383,6 +388,22 @@ class RoomRegistry:
         if room is not None:
             room.on_stop = None
             await room.stop()
+            self._unfence(room)
+
+    def _unfence(self, room: Room) -> None:
+        """Room ``room`` stopped here and writes no more (its task is done, or ends without
+        another write): the store may drop the fencing entry it keeps for it. Its writes
+        still queued carry their generation, so a newer owner's fence still refuses them."""
+        generation = room.lease_generation
+        if generation is None:
+            return
+        store: Any = self.store
+        while store is not None:  # through the wrappers (FencedStore, SerialWrites)
+            forget = getattr(store, "forget", None)
+            if callable(forget):
+                forget(room.code, generation)
+                return
+            store = getattr(store, "inner", None)
 
     async def _release(self, code: str, unlist: bool = False) -> None:
         if self.ownership is not None:
@@ -406,6 +427,7 @@ class RoomRegistry:
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            self._unfence(room)
             if self.ownership is not None:
                 task = asyncio.create_task(self._release(room.code, unlist=room.meta.public))
                 self._releasing.add(task)

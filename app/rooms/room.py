@@ -94,6 +94,7 @@ class Room:
         self.empty_since = time.monotonic()
         self._refused_deadline: int | None = None
         self.on_stop: Callable[[Room], None] | None = None
+        self.lease_generation: int | None = None  # many workers: the lease it runs under here
         self._task: asyncio.Task[None] | None = None
 
     # -- outside API (called from HTTP and socket handlers) -----------------------------------

@@ -10,6 +10,9 @@ with its lease generation before loading it; from then on the store refuses (``F
 write of an older generation to that room, inside the same SQL statement that would write it,
 so a worker frozen between its lease check and its insert writes nothing once another worker
 took the room. A store that never took the room over writes unfenced (one worker, no leases).
+The SQL and memory stores keep one fencing entry per room they took over, until they close or
+park it, or the worker stops running it and calls ``forget(code, generation)`` (not part of
+this protocol: the registry finds it through the wrappers' ``inner``).
 """
 
 from __future__ import annotations

@@ -82,6 +82,12 @@ class MemoryRoomStore:
         self._parked.add(code)
         self._fences.pop(code, None)
 
+    def forget(self, code: str, generation: int) -> None:
+        """As ``SqlRoomStore.forget``: this worker no longer runs the room it took over at
+        ``generation``; a later take-over's entry stays."""
+        if self._fences.get(code) == generation:
+            del self._fences[code]
+
     async def rooms_to_run(self) -> list[str]:
         return [
             code

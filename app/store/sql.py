@@ -149,9 +149,13 @@ class SqlRoomStore:
         # A SQLite file: the hot appends commit in one crossing to the writer's thread.
         self._sqlite_writer = sqlite_writer(engine)
         # Open rooms' ids by code: a room's id never changes while it is open; the entry goes
-        # when this store closes the room, and is refreshed whenever a worker loads it.
+        # when this store closes, parks or forgets the room, and is refreshed whenever a worker
+        # loads it.
         self._room_ids: dict[str, int] = {}
-        # Rooms this store took over, with the lease generation its writes to them carry.
+        # Rooms this store took over, with the lease generation its writes to them carry. The
+        # entry goes when this store closes or parks the room, or the worker stopped running it
+        # (``forget``): each write captures its generation when it is called, so a write of the
+        # stopped room still in the queue stays fenced.
         self._fences: dict[str, int] = {}
         self._queue: list[_Append | _Job] = []
         self._writer: asyncio.Task[None] | None = None
@@ -392,7 +396,8 @@ class SqlRoomStore:
         """Retention: the snapshot and the log lines outside any match go; a match still
         running is recorded as abandoned; the room's history and match event logs stay."""
         self._room_ids.pop(code, None)
-        await self._exclusive(lambda: self._close(code, self._fences.get(code, UNFENCED)))
+        generation = self._fences.get(code, UNFENCED)  # now: the writer may run it later
+        await self._exclusive(lambda: self._close(code, generation))
         self._room_ids.pop(code, None)
         self._fences.pop(code, None)
 
@@ -472,6 +477,18 @@ class SqlRoomStore:
 
         await self._exclusive(run)
         self._fences.pop(code, None)
+        self._room_ids.pop(code, None)
+
+    def forget(self, code: str, generation: int) -> None:
+        """This worker stopped running room ``code``, taken over at ``generation`` (its lease
+        was lost, or the room failed), and will write to it no more: drop what this store
+        kept for it. An entry of a later take-over (a newer generation) stays.
+
+        Only once the room's writes have all been called: a queued write carries its
+        generation already, and a write called after this would go in unfenced."""
+        if self._fences.get(code) == generation:
+            del self._fences[code]
+            self._room_ids.pop(code, None)
 
     async def rooms_to_run(self) -> list[str]:
         async with self._engine.connect() as conn:

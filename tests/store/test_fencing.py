@@ -5,6 +5,7 @@ Runs on SQLite, Postgres and the in-memory store."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -14,15 +15,18 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.bus import InProcessBus
+from app.bus.redis_bus import RedisBus
 from app.config import Settings
 from app.rooms import RoomRegistry
 from app.rooms.errors import RoomUnavailable
 from app.rooms.items import Item
+from app.rooms.ownership import FencedStore, Ownership, lease_key
 from app.store.base import RoomStore
 from app.store.db import create_engine, dispose_engine
 from app.store.errors import Fenced, UnknownRoom
 from app.store.memory import MemoryRoomStore
 from app.store.sql import SqlRoomStore
+from tests.services import redis_url
 
 from .conftest import fresh_url
 from .test_sql_room_store import record
@@ -208,3 +212,85 @@ async def test_on_postgres_an_append_racing_a_takeover_waits_for_it_and_is_refus
     finally:
         for engine in engines:
             await dispose_engine(engine)
+
+
+def fences(store: RoomStore) -> dict[str, int]:
+    """The per-room fencing entries a store keeps (SQL and memory alike)."""
+    assert isinstance(store, SqlRoomStore | MemoryRoomStore)
+    return dict(store._fences)
+
+
+async def test_a_forgotten_room_keeps_its_pending_stale_writes_fenced(
+    worker_store: Workers,
+) -> None:
+    old, new = worker_store(), worker_store()
+    assert isinstance(old, SqlRoomStore | MemoryRoomStore)
+    for code in ("GONE", "BACK"):
+        await old.create_room(code, {"n": 0})
+        await old.take_over(code, 1)
+    await new.take_over("GONE", 2)
+    # Called before the worker forgets the room (still in the store's queue, on SQLite):
+    # they carry generation 1, and are refused although the entry is gone meanwhile.
+    pending = [asyncio.ensure_future(old.append("GONE", record(1), {"n": 1})),
+               asyncio.ensure_future(old.close_room("GONE"))]
+    await asyncio.sleep(0)
+    old.forget("GONE", 1)
+    results = await asyncio.gather(*pending, return_exceptions=True)
+    assert [type(result) for result in results] == [Fenced, Fenced]
+    assert "GONE" not in fences(old)
+    loaded = await new.load_room("GONE")
+    assert loaded is not None and (loaded.meta, loaded.records) == ({"n": 0}, [])
+
+    # Forgetting an older take-over leaves a newer one's entry, and its fence, alone.
+    await old.take_over("BACK", 3)
+    old.forget("BACK", 1)
+    assert fences(old) == {"BACK": 3}
+    await new.take_over("BACK", 4)
+    with pytest.raises(Fenced):
+        await old.append("BACK", record(1), {"n": 1})
+
+
+async def test_a_worker_forgets_the_fences_of_the_rooms_it_lost(worker_store: Workers) -> None:
+    """A room dropped when its lease was lost, and one stopped by a fenced write: the store
+    keeps no entry for either on the worker that lost them (the stale write is refused)."""
+    prefix = f"test:{uuid.uuid4().hex[:12]}:"
+    stores = [worker_store(), worker_store()]
+    buses = [RedisBus(redis_url(), prefix=prefix) for _ in stores]
+    owners = [Ownership(bus, name, 30.0) for bus, name in zip(buses, "ab", strict=True)]
+    registries = []
+    for store, owner in zip(stores, owners, strict=True):
+        registry = RoomRegistry(FencedStore(store, owner), InProcessBus(),
+                                Settings(database_url="memory://"))
+        registry.ownership = owner
+        registries.append(registry)
+    a, b = registries
+    try:
+        async with asyncio.timeout(10):
+            dropped, _, _ = await a.create("Ann")
+            failed, seat, _ = await a.create("Bea")
+            assert set(fences(stores[0])) == {dropped, failed}
+            stale = a.rooms[failed]
+            for code in (dropped, failed):  # a's leases lapse (it froze), b takes the rooms
+                await buses[0].release(lease_key(code), "a")
+                assert await b.get(code) is not None
+            assert set(fences(stores[1])) == {dropped, failed}
+
+            with pytest.raises(RoomUnavailable):  # a's write is fenced out: the room stops
+                await stale.ask(Item("command", seat=seat,
+                                     message={"type": "chat", "text": "stale"}))
+            while failed in a.rooms:
+                await asyncio.sleep(0.01)
+            for code in await owners[0].renew_all():  # a sees its leases are gone
+                await a.drop(code)  # as app.main's lease_lost does
+            assert a.rooms == {}
+            assert fences(stores[0]) == {}
+            assert set(fences(stores[1])) == {dropped, failed}
+            stored = await stores[1].load_room(failed)
+            assert stored is not None and stored.records == []  # no stale chat
+    finally:
+        for registry in registries:
+            await registry.close()
+        for owner in owners:
+            await owner.close()
+        for bus in buses:
+            await bus.close()
