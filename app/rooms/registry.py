@@ -405,14 +405,30 @@ class RoomRegistry:
                 return
             store = getattr(store, "inner", None)
 
-    async def _release(self, code: str, unlist: bool = False) -> None:
-        if self.ownership is not None:
-            try:
-                if unlist:
-                    await self.ownership.bus.unlist(PUBLIC_LISTING, [code])
-                await self.ownership.release(code)
-            except Exception as exc:  # the lease's TTL ends it anyway
-                log.warning("room %s: lease not released (%r)", code, exc)
+    async def _release(self, code: str, unlist: bool = False, unloaded: bool = False) -> None:
+        """Give up room ``code``'s lease (and its listing). ``unloaded``: in the background,
+        after the room stopped here; skipped if the room was loaded here again meanwhile (this
+        worker claiming it again got the same lease, which is the new room's now)."""
+        if self.ownership is None:
+            return
+        try:
+            if unloaded and await self._running_again(code):
+                return
+            if unlist:
+                await self.ownership.bus.unlist(PUBLIC_LISTING, [code])
+            if unloaded and await self._running_again(code):
+                return
+            await self.ownership.release(code)
+        except Exception as exc:  # the lease's TTL ends it anyway
+            log.warning("room %s: lease not released (%r)", code, exc)
+
+    async def _running_again(self, code: str) -> bool:
+        """Room ``code`` runs here again (after its load under way, if any, is over)."""
+        loading = self._loading.get(code)
+        if loading is not None:
+            await asyncio.wait([loading])  # its result or error is its caller's
+        room = self.rooms.get(code)
+        return room is not None and not room.stopped
 
     def _spectators(self, code: str) -> int:
         """Spectators of room ``code``: this worker's, plus (many workers) the others'."""
@@ -429,6 +445,7 @@ class RoomRegistry:
             del self.rooms[room.code]
             self._unfence(room)
             if self.ownership is not None:
-                task = asyncio.create_task(self._release(room.code, unlist=room.meta.public))
+                task = asyncio.create_task(
+                    self._release(room.code, unlist=room.meta.public, unloaded=True))
                 self._releasing.add(task)
                 task.add_done_callback(self._releasing.discard)

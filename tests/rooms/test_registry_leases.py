@@ -1,0 +1,104 @@
+"""The registry and room leases, two workers in one process (real Redis, a shared in-memory
+store): a room unloaded and asked for again at once keeps the lease it is loaded under."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from app.bus import InProcessBus
+from app.bus.redis_bus import RedisBus
+from app.config import Settings
+from app.rooms import RoomRegistry
+from app.rooms.items import Item
+from app.rooms.ownership import FencedStore, Ownership, lease_key
+from app.store.base import StoredRoom
+from app.store.memory import MemoryRoomStore
+from tests.services import redis_url
+
+IDLE_SECONDS = 0.5
+
+
+class Worker:
+    def __init__(self, name: str, store: MemoryRoomStore, prefix: str) -> None:
+        self.redis = RedisBus(redis_url(), prefix=prefix)
+        self.ownership = Ownership(self.redis, name, 30.0)
+        self.registry = RoomRegistry(
+            FencedStore(store, self.ownership), InProcessBus(),
+            Settings(database_url="memory://", idle_seconds=IDLE_SECONDS,
+                     bot_delay_ms=(5000, 5000)))
+        self.registry.ownership = self.ownership
+
+    async def close(self) -> None:
+        await self.registry.close()
+        await self.ownership.close()
+        await self.redis.close()
+
+
+@pytest.fixture
+async def worker() -> AsyncIterator[Worker]:
+    one = Worker("a", MemoryRoomStore(), f"test:{uuid.uuid4().hex[:12]}:")
+    try:
+        yield one
+    finally:
+        async with asyncio.timeout(10):
+            await one.close()
+
+
+async def test_a_room_loaded_again_right_after_it_was_unloaded_keeps_its_new_lease(
+    worker: Worker,
+) -> None:
+    """Unloading releases the room's lease in the background; a load that claims the lease
+    again meanwhile (a client asking at once, Redis slow to answer) must not lose it to that
+    release: the room would run here with no lease, and another worker could take it."""
+    registry, redis = worker.registry, worker.redis
+    slow_unlist = redis.unlist
+
+    async def unlist(listing: str, keys: list[str]) -> None:
+        await asyncio.sleep(0.2)  # Redis (or this worker's event loop) slow to answer
+        await slow_unlist(listing, keys)
+
+    redis.unlist = unlist  # type: ignore[method-assign]
+    async with asyncio.timeout(10):
+        code, seat, _ = await registry.create("Ann")
+        room = registry.rooms[code]
+        await room.ask(Item("command", seat=seat, message={"type": "add_bot"}))
+        await room.ask(Item("command", seat=seat, message={"type": "start"}))
+        while code in registry.rooms:  # nobody connected: parked after IDLE_SECONDS
+            await asyncio.sleep(0.01)
+        again = await registry.get(code)  # asked for at once: loaded again, lease claimed
+        assert again is not None and again is not room and registry.rooms[code] is again
+        await asyncio.gather(*list(registry._releasing))  # the unload's release is over
+        holder = await redis.lease_holder(lease_key(code))
+        assert holder is not None and holder[0] == "a", holder
+        assert worker.ownership.generations.get(code) == holder[1]
+        await again.ask(Item("command", seat=seat, message={"type": "chat", "text": "hi"}))
+
+
+async def test_a_closed_room_asked_for_while_it_is_unloaded_still_gives_its_lease_up(
+    worker: Worker,
+) -> None:
+    registry, redis = worker.registry, worker.redis
+    slow_unlist, slow_load = redis.unlist, registry.store.load_room
+
+    async def unlist(listing: str, keys: list[str]) -> None:
+        await asyncio.sleep(0.2)
+        await slow_unlist(listing, keys)
+
+    async def load_room(code: str) -> StoredRoom | None:
+        await asyncio.sleep(0.4)  # still looking when the unload's release goes on
+        return await slow_load(code)
+
+    redis.unlist = unlist  # type: ignore[method-assign]
+    registry.store.load_room = load_room  # type: ignore[method-assign]
+    async with asyncio.timeout(10):
+        code, _, _ = await registry.create("Ann")
+        while code in registry.rooms:  # nobody connected, no match: closed after a while
+            await asyncio.sleep(0.01)
+        assert await registry.get(code) is None  # closed: nothing to load
+        await asyncio.gather(*list(registry._releasing))
+        assert await redis.lease_holder(lease_key(code)) is None
+        assert code not in worker.ownership.generations  # not renewed forever
