@@ -4,7 +4,8 @@ readiness come from Redis.
 
 A room's owner publishes its events here: its own sockets get them synchronously, and every
 other worker holding sockets for the room gets them from its Redis listener, in the same order.
-Messages come back to their sender through Redis too: those are dropped (tagged with the worker).
+Messages come back to their sender through Redis too: tagged with the worker at the front, they
+are dropped unread (``RedisBus.drop_own``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from .base import Handler, Unsubscribe
 from .memory import InProcessBus
-from .redis_bus import RedisBus
+from .redis_bus import RedisBus, envelope
 
 
 class LeasedBus(InProcessBus):
@@ -21,6 +22,7 @@ class LeasedBus(InProcessBus):
         super().__init__()
         self.redis = redis
         self.worker = worker
+        redis.drop_own(worker)
 
     async def publish(self, topic: str, message: dict[str, Any]) -> None:
         await super().publish(topic, message)
@@ -29,7 +31,7 @@ class LeasedBus(InProcessBus):
         if message.get("control") != "closed":
             # Not waited for: in order with everything this worker publishes (the answers to
             # forwarded calls included), in one round trip with whatever else is queued.
-            self.redis.post(topic, {"from": self.worker, "m": message})
+            self.redis.post_json(topic, envelope(self.worker, message))
 
     def subscribe(self, topic: str, handler: Handler) -> Unsubscribe:
         local = super().subscribe(topic, handler)

@@ -4,13 +4,15 @@ generation, and the listener comes back by itself after Redis restarts."""
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 
-from app.bus.redis_bus import RedisBus
+from app.bus.leased import LeasedBus
+from app.bus.redis_bus import RedisBus, envelope, envelope_head
 from tests.cluster.redis_server import private_redis
 from tests.services import redis_url
 
@@ -188,3 +190,42 @@ async def test_posts_and_publishes_go_out_in_order_and_share_round_trips(
         assert one.sends - sends <= 3
         await until(lambda: len(got) == 51)
     assert got == list(range(51))
+
+
+async def test_a_worker_drops_its_own_messages_coming_back_from_redis_without_decoding_them(
+    two_workers: tuple[RedisBus, RedisBus], caplog: pytest.LogCaptureFixture,
+) -> None:
+    one, two = two_workers
+    mine, theirs = LeasedBus(one, "w1"), LeasedBus(two, "w2")
+    got_one: list[dict[str, Any]] = []
+    got_two: list[dict[str, Any]] = []
+    mine.subscribe("room:E", got_one.append)
+    theirs.subscribe("room:E", got_two.append)
+    mine.subscribe("room:F", got_one.append)
+    await one.ready("room:E")
+    await two.ready("room:E")
+    await one.ready("room:F")
+    async with asyncio.timeout(5):
+        for seq in range(1, 4):
+            await mine.publish("room:E", {"seq": seq})
+        await until(lambda: len(got_two) == 3)
+        await theirs.publish("room:E", {"seq": 4})
+        await one.flush()
+        await two.flush()
+        # Tagged as w1's but not JSON past the tag: dropped before any decoding, no warning.
+        await two._redis.publish(one._channel("room:F"), '{"from":"w1","m":{not json')
+        await until(lambda: len(got_two) == 4 and len(got_one) == 4)
+        await until(lambda: one.own_dropped == 4)
+    assert got_one == [{"seq": s} for s in range(1, 5)]  # its own once, w2's from Redis
+    assert got_two == [{"seq": s} for s in range(1, 5)]
+    assert two.own_dropped == 1
+    assert "not JSON" not in caplog.text
+
+
+def test_the_envelope_starts_with_its_sender_tag_and_is_the_json_of_the_envelope() -> None:
+    for origin in ("w1", 'host "x"-12', "wörker"):
+        message = {"seq": 3, "event": {"kind": "played", "card": "R7"}}
+        encoded = envelope(origin, message)
+        assert encoded.startswith(envelope_head(origin))
+        assert json.loads(encoded) == {"from": origin, "m": message}
+        assert not envelope(origin + "0", message).startswith(envelope_head(origin))

@@ -170,7 +170,7 @@ async def test_every_lease_is_renewed_in_one_round_trip(bus: RedisBus) -> None:
 
         bus._redis.execute_command = counted  # type: ignore[method-assign]
         assert await mine.renew_all() == ["R07"]
-        assert calls == 0  # one pipeline, no command on its own
+        assert calls == 1  # one script call for every lease (not one command per lease)
         await asyncio.sleep(0.6)
         assert await mine.renew_all() == []  # renewed: still held past the first TTL third
         assert sorted(mine.generations) == [f"R{n:02d}" for n in range(20) if n != 7]
@@ -178,3 +178,32 @@ async def test_every_lease_is_renewed_in_one_round_trip(bus: RedisBus) -> None:
         assert [h[0] if h else None for h in holders] == ["w2" if n == 7 else "w1"
                                                           for n in range(20)]
         await mine.close()
+
+
+async def test_renewals_go_by_the_thousand_and_renew_only_the_leases_still_held(
+    bus: RedisBus,
+) -> None:
+    leases = []
+    async with asyncio.timeout(10):
+        for n in range(1500):
+            generation = await bus.take_lease(f"room:M{n}", "w1", 5)
+            assert generation is not None
+            leases.append((f"room:M{n}", generation))
+        await bus.release("room:M3", "w1")
+        assert await bus.take_lease("room:M3", "w2", 5) is not None  # held by another now
+        leases[1200] = ("room:M1200", leases[1200][1] + 1)  # a generation this worker lost
+        calls = 0
+        send: Any = bus._redis.execute_command
+
+        async def counted(*args: Any, **options: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            return await send(*args, **options)
+
+        bus._redis.execute_command = counted  # type: ignore[method-assign]
+        renewed = await bus.renew_many(leases, "w1", 60)
+        assert calls == 2
+        assert [n for n, ok in enumerate(renewed) if not ok] == [3, 1200]
+        assert await bus._redis.pttl(bus._key("room:M1499")) > 5000  # extended to 60 s
+        assert await bus._redis.pttl(bus._key("room:M1200")) <= 5000  # not this generation's
+        assert await bus.renew_many([], "w1", 60) == []
