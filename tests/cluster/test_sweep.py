@@ -1,6 +1,7 @@
 """Rooms nobody asks for still move: a room with only bots at its table carries on on another
 worker after its owner is killed, with no client connected anywhere (the takeover sweep); and
-the public room list is the cluster's, whichever worker is asked."""
+the public room list is the cluster's, whichever worker is asked, spectators on every worker
+counted."""
 
 from __future__ import annotations
 
