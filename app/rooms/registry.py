@@ -408,19 +408,26 @@ class RoomRegistry:
     async def _release(self, code: str, unlist: bool = False, unloaded: bool = False) -> None:
         """Give up room ``code``'s lease (and its listing). ``unloaded``: in the background,
         after the room stopped here; skipped if the room was loaded here again meanwhile (this
-        worker claiming it again got the same lease, which is the new room's now)."""
+        worker claiming it again got the same lease, which is the new room's now), and the
+        listing left alone if the room stopped because another worker took it over."""
         if self.ownership is None:
             return
         try:
             if unloaded and await self._running_again(code):
                 return
-            if unlist:
+            if unlist and not (unloaded and await self._moved(code)):
                 await self.ownership.bus.unlist(PUBLIC_LISTING, [code])
             if unloaded and await self._running_again(code):
                 return
             await self.ownership.release(code)
         except Exception as exc:  # the lease's TTL ends it anyway
             log.warning("room %s: lease not released (%r)", code, exc)
+
+    async def _moved(self, code: str) -> bool:
+        """Another worker holds room ``code``'s lease (and lists the room)."""
+        assert self.ownership is not None
+        holder = await self.ownership.bus.lease_holder(lease_key(code))
+        return holder is not None and holder[0] != self.ownership.worker
 
     async def _running_again(self, code: str) -> bool:
         """Room ``code`` runs here again (after its load under way, if any, is over)."""

@@ -1,5 +1,6 @@
-"""The registry and room leases, two workers in one process (real Redis, a shared in-memory
-store): a room unloaded and asked for again at once keeps the lease it is loaded under."""
+"""The registry and room leases, workers in one process (real Redis, a shared in-memory store):
+a room unloaded and asked for again at once keeps the lease it is loaded under; a room that
+moved to another worker stays in the shared list."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from app.bus import InProcessBus
 from app.bus.redis_bus import RedisBus
 from app.config import Settings
 from app.rooms import RoomRegistry
+from app.rooms.errors import RoomUnavailable
 from app.rooms.items import Item
 from app.rooms.ownership import FencedStore, Ownership, lease_key
+from app.rooms.registry import PUBLIC_LISTING
 from app.store.base import StoredRoom
 from app.store.memory import MemoryRoomStore
 from tests.services import redis_url
@@ -39,13 +42,20 @@ class Worker:
 
 
 @pytest.fixture
-async def worker() -> AsyncIterator[Worker]:
-    one = Worker("a", MemoryRoomStore(), f"test:{uuid.uuid4().hex[:12]}:")
+async def workers() -> AsyncIterator[tuple[Worker, Worker]]:
+    prefix, store = f"test:{uuid.uuid4().hex[:12]}:", MemoryRoomStore()
+    pair = (Worker("a", store, prefix), Worker("b", MemoryRoomStore(shared=store), prefix))
     try:
-        yield one
+        yield pair
     finally:
         async with asyncio.timeout(10):
-            await one.close()
+            for one in pair:
+                await one.close()
+
+
+@pytest.fixture
+def worker(workers: tuple[Worker, Worker]) -> Worker:
+    return workers[0]
 
 
 async def test_a_room_loaded_again_right_after_it_was_unloaded_keeps_its_new_lease(
@@ -102,3 +112,25 @@ async def test_a_closed_room_asked_for_while_it_is_unloaded_still_gives_its_leas
         await asyncio.gather(*list(registry._releasing))
         assert await redis.lease_holder(lease_key(code)) is None
         assert code not in worker.ownership.generations  # not renewed forever
+
+
+async def test_a_room_taken_over_by_another_worker_stays_in_the_shared_list(
+    workers: tuple[Worker, Worker],
+) -> None:
+    a, b = workers
+    b.registry.settings = Settings(database_url="memory://")  # b's room is not unloaded
+    async with asyncio.timeout(10):
+        code, seat, _ = await a.registry.create("Ann")  # public: listed at once
+        stale = a.registry.rooms[code]
+        await a.redis.release(lease_key(code), "a")  # a's lease lapsed (it froze, say)
+        assert await b.registry.get(code) is not None  # b took the room over
+        await b.registry._list(list(b.registry.rooms.values()))  # b's sweep tick lists it
+        with pytest.raises(RoomUnavailable):  # a's write is fenced out: its room stops
+            await stale.ask(Item("command", seat=seat,
+                                 message={"type": "chat", "text": "stale"}))
+        while code in a.registry.rooms:
+            await asyncio.sleep(0.01)
+        await asyncio.gather(*list(a.registry._releasing))
+        listed = await a.redis.listed(PUBLIC_LISTING)
+        assert code in {entry["code"] for entry in listed}  # b's entry, not unlisted by a
+        assert code in {room["code"] for room in await a.registry.listed_rooms()}
