@@ -9,6 +9,12 @@ and gets the answer back; the room's events reach it on the room topic (``Leased
 A connect is forwarded only once this worker's listener receives the room topic, and the owner
 answers after publishing every earlier event: the answer and the events arrive in Redis order,
 so the socket's first frames and the events after them neither overlap nor leave a gap.
+
+The owner sends a room's events to Redis only once another worker asked it about the room
+(``LeasedBus.want``, marked as a call arrives, before the room sees it): the events before the
+call are in its answer (a state, or the events since), those after it go out on the topic. The
+marks go with the lease (``Ownership.on_release``): a room run here again starts with a "moved"
+that makes every socket elsewhere connect again.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from app.bus.leased import LeasedBus
 from app.bus.redis_bus import RedisBus
 from app.engine import EngineError
 
@@ -95,9 +102,16 @@ class Forwarder:
         # not answer or said it no longer runs the room: no Redis lookup before each command.
         self._owners: dict[str, tuple[str, float]] = {}
         self._owner_seconds = ownership.ttl / 3
+        # Owner side: where this worker marks which rooms other workers want events of.
+        self._interest: LeasedBus | None = None
 
     def start(self) -> None:
         self._unsubscribe = self.redis.subscribe(worker_topic(self.worker), self._on_message)
+        bus = self.registry.bus
+        if isinstance(bus, LeasedBus):
+            self._interest = bus
+            bus.track_interest()
+            self.ownership.on_release.append(lambda code: bus.forget(room_topic(code)))
 
     async def close(self) -> None:
         if self._unsubscribe is not None:
@@ -181,6 +195,9 @@ class Forwarder:
             if answer is not None and not answer.done():
                 answer.set_result(message)
         elif "call" in message:
+            if self._interest is not None and message.get("kind") != "disconnect":
+                # Before the room sees the call: its events from now on go to Redis too.
+                self._interest.want(room_topic(message["code"]), message["from"])
             self._spawn(self._serve(message))
         elif "close" in message:
             viewer = self._local.get(message["close"])

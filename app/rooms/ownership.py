@@ -50,6 +50,9 @@ class Ownership:
         self.generations: dict[str, int] = {}  # rooms this worker owns -> lease generation
         self._renewed: dict[str, float] = {}  # room -> when its lease was last taken or renewed
         self._renewer: asyncio.Task[None] | None = None
+        # Called with a room's code when this worker gives its lease up or finds it lost, before
+        # anything else (no await in between): running the room here again takes a new load.
+        self.on_release: list[Callable[[str], None]] = []
 
     async def claim(self, code: str) -> int:
         generation = await self.bus.take_lease(lease_key(code), self.worker, self.ttl)
@@ -70,8 +73,7 @@ class Ownership:
         if generation is None or not await self.bus.renew(
             lease_key(code), self.worker, generation, self.ttl
         ):
-            self.generations.pop(code, None)
-            self._renewed.pop(code, None)
+            self._released(code)
             raise LeaseLost(f"room {code}: this worker no longer holds the lease")
         if code in self.generations:
             self._renewed[code] = started
@@ -86,9 +88,19 @@ class Ownership:
             await self.check(code)
 
     async def release(self, code: str) -> None:
-        self._renewed.pop(code, None)
-        if self.generations.pop(code, None) is not None:
+        if self._released(code):
             await self.bus.release(lease_key(code), self.worker)
+
+    def _released(self, code: str) -> bool:
+        """Forget the lease of ``code``; False if this worker did not hold it."""
+        self._renewed.pop(code, None)
+        held = self.generations.pop(code, None) is not None
+        for hook in self.on_release:
+            try:
+                hook(code)
+            except Exception:
+                log.exception("room %s: a lease release hook failed", code)
+        return held
 
     def run(self, on_lost: Callable[[str], Awaitable[None]]) -> None:
         """Renew every held lease each third of the TTL; a lease that cannot be renewed is lost."""
@@ -131,8 +143,7 @@ class Ownership:
             if ok:
                 self._renewed[code] = started
             else:
-                self.generations.pop(code, None)
-                self._renewed.pop(code, None)
+                self._released(code)
                 lost.append(code)
         return lost
 

@@ -81,3 +81,25 @@ async def test_forwarded_commands_look_the_owner_up_once(workers: tuple[Worker, 
     stored = await owner.registry.store.load_room(code)
     assert stored is not None
     assert [r.command.get("type") for r in stored.records] == ["join"] + ["chat"] * 10
+
+
+async def test_an_owner_sends_a_rooms_events_to_redis_once_another_worker_asked_about_it(
+    workers: tuple[Worker, Worker],
+) -> None:
+    owner, other = workers
+    bus = owner.registry.bus
+    assert isinstance(bus, LeasedBus)
+    async with asyncio.timeout(10):
+        code, seat, _ = await owner.registry.create("Ann")
+        room = await owner.registry.get(code)
+        assert room is not None
+        await room.ask(Item("command", seat=seat, message={"type": "chat", "text": "alone"}))
+        assert bus.kept_local == 1 and not bus.wanted(f"room:{code}")
+        remote = await other.registry.get(code)
+        assert isinstance(remote, RemoteRoom)
+        await remote.ask(Item("join", message={"name": "Bob"}))
+        assert bus.wanted(f"room:{code}")
+        await room.ask(Item("command", seat=seat, message={"type": "chat", "text": "seen"}))
+        assert bus.kept_local == 1
+        await owner.ownership.release(code)  # its lease gone: asked again once run again
+        assert not bus.wanted(f"room:{code}")

@@ -229,3 +229,32 @@ def test_the_envelope_starts_with_its_sender_tag_and_is_the_json_of_the_envelope
         assert encoded.startswith(envelope_head(origin))
         assert json.loads(encoded) == {"from": origin, "m": message}
         assert not envelope(origin + "0", message).startswith(envelope_head(origin))
+
+
+async def test_with_interest_tracked_events_go_to_redis_only_for_topics_another_worker_wants(
+    two_workers: tuple[RedisBus, RedisBus],
+) -> None:
+    one, two = two_workers
+    owner = LeasedBus(one, "w1")
+    owner.track_interest()
+    here: list[dict[str, Any]] = []
+    there: list[dict[str, Any]] = []
+    owner.subscribe("room:I", here.append)
+    two.subscribe("room:I", there.append)  # as any other worker: the envelopes
+    await two.ready("room:I")
+    async with asyncio.timeout(5):
+        await owner.publish("room:I", {"seq": 1, "event": {}})  # nobody else wants it
+        await owner.publish("room:I", {"control": "reseat", "seats": {}})  # controls: always
+        owner.want("room:I", "w2")
+        await owner.publish("room:I", {"seq": 2, "event": {}})
+        owner.forget("room:I")  # the lease went
+        await owner.publish("room:I", {"seq": 3, "event": {}})
+        await owner.publish("room:I", {"control": "moved"})
+        await one.flush()
+        await until(lambda: len(there) == 3)
+    assert [m["m"] for m in there] == [
+        {"control": "reseat", "seats": {}}, {"seq": 2, "event": {}}, {"control": "moved"}]
+    assert [m.get("seq") for m in here] == [1, None, 2, 3, None]  # its own sockets: all
+    assert owner.kept_local == 2
+    untracked = LeasedBus(two, "w2")  # no Forwarder: every event goes out, as before
+    assert untracked.wanted("room:Z") and not owner.wanted("room:Z")

@@ -207,3 +207,21 @@ async def test_renewals_go_by_the_thousand_and_renew_only_the_leases_still_held(
         assert await bus._redis.pttl(bus._key("room:M1499")) > 5000  # extended to 60 s
         assert await bus._redis.pttl(bus._key("room:M1200")) <= 5000  # not this generation's
         assert await bus.renew_many([], "w1", 60) == []
+
+
+async def test_a_lease_given_up_or_lost_is_reported_to_the_release_hooks(bus: RedisBus) -> None:
+    mine = Ownership(bus, "w1", 1.0)
+    released: list[str] = []
+    mine.on_release.append(released.append)
+    async with asyncio.timeout(5):
+        for code in ("A1", "A2", "A3"):
+            await mine.claim(code)
+        await mine.release("A1")
+        await bus.release("room:A2", "w1")  # as if it had lapsed
+        await Ownership(bus, "w2", 5).claim("A2")
+        assert await mine.renew_all() == ["A2"]
+        await bus.release("room:A3", "w1")
+        await Ownership(bus, "w2", 5).claim("A3")
+        with pytest.raises(LeaseLost):
+            await mine.check("A3")
+    assert released == ["A1", "A2", "A3"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -200,4 +201,46 @@ async def test_a_worker_shut_down_gracefully_hands_its_rooms_over_and_play_goes_
     await play_until_round_over([ann, bob, cid])
     assert (await bob.event("match_over"))["kind"] == "match_over"
     for client in (ann, bob, cid):
+        await client.close()
+
+
+async def test_a_room_played_on_its_owner_alone_keeps_its_events_off_redis_until_a_socket_elsewhere_connects_which_then_misses_none(  # noqa: E501
+    cluster: Cluster,
+) -> None:
+    owner, other, third = cluster.workers
+    table = await make_table(owner, ["Ann", "Bob", "Cid"], seed=31, rules=RULES,
+                             deal=deal(HANDS, dealer=2))
+    code = table.code
+    ann, bob, cid = table.players
+    on_redis: list[dict[str, Any]] = []  # what the owner sends to other workers, as they see it
+    await cluster.redis.start()
+    cluster.redis.subscribe(f"room:{code}", on_redis.append)
+    await cluster.redis.ready(f"room:{code}")
+    await ann.ok("start")
+    await ann.ok("play", card="R1")
+    await bob.ok("play", card="R6")
+    assert not [m for m in on_redis if "seq" in m["m"]]  # no other worker wants them yet
+
+    # A spectator on worker 1 (a state first), another on worker 2 (the events since seq 2).
+    late = await connect(other, code)
+    first = (await late.wait_for(lambda f: f["type"] == "state"))["seq"]
+    resumed = await connect(third, code, since=2)
+    await resumed.wait_for(lambda f: f.get("seq") == 3)
+    await play_until_round_over(table.players)
+    last = cid.last_seq
+    async with asyncio.timeout(TIMEOUT):
+        while late.last_seq < last or resumed.last_seq < last:
+            await asyncio.sleep(0.02)
+    told = {f["seq"]: f["event"]["kind"] for f in cid.frames if f["type"] == "event"}
+    for client, after in ((late, first), (resumed, 2)):
+        seen = [(f["seq"], f["event"]["kind"]) for f in client.frames if f["type"] == "event"]
+        assert [seq for seq, _ in seen] == list(range(after + 1, last + 1))  # none missed
+        assert [(seq, told[seq]) for seq, _ in seen if seq in told] == [
+            (seq, kind) for seq, kind in seen if seq in told]  # the same events as Cid's
+    async with asyncio.timeout(TIMEOUT):
+        while not on_redis or on_redis[-1]["m"].get("seq", 0) < last:
+            await asyncio.sleep(0.02)
+    sent = [m["m"]["seq"] for m in on_redis if "seq" in m["m"]]
+    assert sent == list(range(first + 1, last + 1))  # from the first call from elsewhere on
+    for client in (ann, bob, cid, late, resumed):
         await client.close()
