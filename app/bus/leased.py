@@ -18,11 +18,14 @@ every socket elsewhere connect again.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from .base import Handler, Unsubscribe
 from .memory import InProcessBus
 from .redis_bus import RedisBus, envelope
+
+log = logging.getLogger("uno.bus")
 
 
 class LeasedBus(InProcessBus):
@@ -49,6 +52,18 @@ class LeasedBus(InProcessBus):
 
     def forget(self, topic: str) -> None:
         self._wanted.pop(topic, None)
+
+    def local_topics(self) -> list[str]:
+        """The topics this worker's own subscribers listen to."""
+        return list(self._subscribers)
+
+    def tell_local(self, topic: str, message: dict[str, Any]) -> None:
+        """Hand ``message`` to this worker's subscribers of ``topic`` only (now, in order)."""
+        for handler in list(self._subscribers.get(topic, ())):
+            try:
+                handler(message)
+            except Exception:
+                log.exception("bus subscriber failed on %s", topic)
 
     def wanted(self, topic: str) -> bool:
         return not self._tracking or topic in self._wanted

@@ -34,6 +34,7 @@ import logging
 import random
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as redis
@@ -178,6 +179,9 @@ class RedisBus:
         # this (see ``drop_own``) are dropped before any decoding.
         self._own: bytes | None = None
         self.own_dropped = 0
+        # Called once the listener is subscribed again after losing Redis (messages published
+        # in between are lost to this worker).
+        self.on_reconnect: list[Callable[[], None]] = []
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -488,6 +492,12 @@ class RedisBus:
         if failures:
             self.reconnects += 1
             log.warning("redis bus: reconnected; %d topics resubscribed", len(channels))
+            # Whatever was published meanwhile never reached this worker's subscribers.
+            for hook in list(self.on_reconnect):
+                try:
+                    hook()
+                except Exception:
+                    log.exception("redis bus: a reconnect hook failed")
         while True:
             # A timeout keeps get_message from spinning and lets health checks run.
             message = await pubsub.get_message(timeout=self._poll)

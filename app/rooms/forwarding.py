@@ -112,6 +112,19 @@ class Forwarder:
             self._interest = bus
             bus.track_interest()
             self.ownership.on_release.append(lambda code: bus.forget(room_topic(code)))
+            self.redis.on_reconnect.append(self.resume_remote_sockets)
+
+    def resume_remote_sockets(self) -> None:
+        """This worker's listener lost Redis for a while: events of rooms run elsewhere, and a
+        "moved" (a new owner, who does not know of this worker's sockets yet), may have been
+        lost. Their sockets here reconnect and resume (close 1012), through a connect."""
+        bus = self._interest
+        if bus is None:
+            return
+        for topic in bus.local_topics():
+            code = topic.removeprefix(room_topic(""))
+            if topic.startswith(room_topic("")) and code not in self.ownership.generations:
+                bus.tell_local(topic, {"control": "moved"})
 
     async def close(self) -> None:
         if self._unsubscribe is not None:

@@ -103,3 +103,22 @@ async def test_an_owner_sends_a_rooms_events_to_redis_once_another_worker_asked_
         assert bus.kept_local == 1
         await owner.ownership.release(code)  # its lease gone: asked again once run again
         assert not bus.wanted(f"room:{code}")
+
+
+async def test_after_losing_redis_a_worker_tells_its_sockets_of_rooms_run_elsewhere_to_resume(
+    workers: tuple[Worker, Worker],
+) -> None:
+    owner, other = workers
+    async with asyncio.timeout(10):
+        elsewhere, _, _ = await owner.registry.create("Ann")
+        here, _, _ = await other.registry.create("Bob")
+    bus = other.registry.bus
+    assert isinstance(bus, LeasedBus)
+    got: dict[str, list[dict[str, Any]]] = {elsewhere: [], here: []}
+    for code, messages in got.items():
+        bus.subscribe(f"room:{code}", messages.append)
+    forwarder = other.registry.forwarder
+    assert forwarder is not None
+    assert forwarder.resume_remote_sockets in other.redis.on_reconnect
+    forwarder.resume_remote_sockets()  # as the listener does once subscribed again
+    assert got == {elsewhere: [{"control": "moved"}], here: []}

@@ -137,6 +137,8 @@ async def test_after_a_redis_restart_the_listener_reconnects_resubscribes_and_re
         try:
             async with asyncio.timeout(20):
                 await bus.start()
+                back: list[int] = []
+                bus.on_reconnect.append(lambda: back.append(bus.reconnects))
                 bus.subscribe("room:A", got.append)
                 await bus.settled()
                 assert await bus.ping()
@@ -150,6 +152,7 @@ async def test_after_a_redis_restart_the_listener_reconnects_resubscribes_and_re
                 server.start()
                 await until(lambda: bus.connected, 10)
                 assert bus.reconnects == 1
+                assert back == [1]  # told, once subscribed again
                 assert await bus.ping()
                 await publisher.publish("room:A", {"seq": 2})
                 await until(lambda: got == [{"seq": 1}, {"seq": 2}])
