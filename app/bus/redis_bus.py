@@ -228,6 +228,12 @@ class RedisBus:
         self._queue(topic, message, done)
         await done
 
+    async def listening(self, topics: list[str]) -> list[bool]:
+        """Whether any connection is subscribed to each topic. A worker killed with -9 drops
+        its Redis connection, so its own topic goes quiet at once: no heartbeat needed."""
+        counts = await self._redis.pubsub_numsub(*(self._channel(t) for t in topics))
+        return [int(count) > 0 for _channel, count in counts]
+
     def post(self, topic: str, message: dict[str, Any]) -> None:
         """Publish ``message`` after every message given before, without waiting for Redis.
         Raises the error that made an earlier post fail, if any (once)."""

@@ -62,10 +62,11 @@ class RemoteViewer:
     (first frames) and on the room topic (events); a close is sent back to its worker."""
 
     def __init__(self, forwarder: Forwarder, worker: str, conn: str,
-                 token_hash: str | None) -> None:
+                 token_hash: str | None, code: str = "") -> None:
         self.forwarder = forwarder
         self.worker = worker
         self.conn = conn
+        self.code = code
         self.seat: int | None = None
         self.token_hash = token_hash
         self.frames: list[str] = []
@@ -113,6 +114,7 @@ class Forwarder:
             bus.track_interest()
             self.ownership.on_release.append(lambda code: bus.forget(room_topic(code)))
             self.redis.on_reconnect.append(self.resume_remote_sockets)
+        self._spawn(self._watch_socket_workers())
 
     def resume_remote_sockets(self) -> None:
         """This worker's listener lost Redis for a while: events of rooms run elsewhere, and a
@@ -202,6 +204,34 @@ class Forwarder:
 
     # -- owner side --------------------------------------------------------------------------------
 
+    async def _watch_socket_workers(self) -> None:
+        """A worker that dies takes its sockets with it but cannot forward their disconnects:
+        its players would look connected for good (no bot for them, the room never idle).
+        Every call timeout, the workers holding sockets of rooms run here are checked."""
+        while True:
+            await asyncio.sleep(self.call_seconds)
+            try:
+                await self.drop_sockets_of_dead_workers()
+            except Exception as exc:  # Redis away: the next round tries again
+                log.warning("checking the workers that hold sockets failed: %r", exc)
+
+    async def drop_sockets_of_dead_workers(self) -> int:
+        workers = sorted({worker for worker, _conn in self._remote})
+        if not workers:
+            return 0
+        alive = await self.redis.listening([worker_topic(w) for w in workers])
+        dead = {worker for worker, up in zip(workers, alive, strict=True) if not up}
+        dropped = 0
+        for key in [k for k in self._remote if k[0] in dead]:
+            viewer = self._remote.pop(key)
+            room = self.registry.rooms.get(viewer.code)
+            if room is not None and not room.stopped:
+                room.inbox.put_nowait(Item("disconnect", viewer=viewer))
+                dropped += 1
+        if dropped:
+            log.info("worker(s) %s gone: %d of their sockets disconnected", sorted(dead), dropped)
+        return dropped
+
     def _on_message(self, message: dict[str, Any]) -> None:
         if "reply" in message:
             answer = self._calls.get(message["reply"])
@@ -238,7 +268,7 @@ class Forwarder:
             raise RoomUnavailable("the room is moving to another worker; reconnect")
         key = (message["from"], message.get("conn", ""))
         if kind == "connect":
-            viewer = RemoteViewer(self, key[0], key[1], message.get("token_hash"))
+            viewer = RemoteViewer(self, key[0], key[1], message.get("token_hash"), code)
             seat = await room.ask(Item("connect", viewer=viewer, since=message.get("since")))
             self._remote[key] = viewer
             return {"seat": seat, "frames": viewer.frames, "seq": viewer.seq}

@@ -103,6 +103,23 @@ async def test_players_on_three_workers_play_a_full_match_and_see_only_their_own
         await client.close()
 
 
+async def test_players_on_a_killed_socket_worker_show_as_gone_at_the_owner(
+    cluster: Cluster,
+) -> None:
+    """The dead worker cannot forward its sockets' disconnects: the owner notices it is gone."""
+    code, _tokens, players = await spread_table(cluster)
+    ann, bob, cid = players
+    assert (await cluster.lease_holder(code) or ("",))[0] == "w0"
+    await ann.ok("start")
+    cluster.workers[1].stop(kill=True)  # Bob's socket's worker, not the owner
+    await bob.wait_closed()
+    await ann.event("presence", seat=1, connected=False, timeout=3 * LEASE_SECONDS + 5)
+    seats = (await ann.state())["seats"]
+    assert [s["connected"] for s in seats] == [True, False, True]  # Cid's worker is alive
+    await ann.close()
+    await cid.close()
+
+
 async def test_a_killed_owner_loses_no_acknowledged_move_and_the_match_finishes_elsewhere(
     cluster: Cluster,
 ) -> None:
