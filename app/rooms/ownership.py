@@ -175,6 +175,9 @@ class FencedStore:
         await self.ownership.check_cached(code)
         await self.inner.park(code)
 
+    def forget(self, code: str, generation: int) -> None:
+        self.inner.forget(code, generation)
+
     async def rooms_to_run(self) -> list[str]:
         return await self.inner.rooms_to_run()
 

@@ -394,16 +394,8 @@ class RoomRegistry:
         """Room ``room`` stopped here and writes no more (its task is done, or ends without
         another write): the store may drop the fencing entry it keeps for it. Its writes
         still queued carry their generation, so a newer owner's fence still refuses them."""
-        generation = room.lease_generation
-        if generation is None:
-            return
-        store: Any = self.store
-        while store is not None:  # through the wrappers (FencedStore, SerialWrites)
-            forget = getattr(store, "forget", None)
-            if callable(forget):
-                forget(room.code, generation)
-                return
-            store = getattr(store, "inner", None)
+        if room.lease_generation is not None:
+            self.store.forget(room.code, room.lease_generation)
 
     async def _release(self, code: str, unlist: bool = False, unloaded: bool = False) -> None:
         """Give up room ``code``'s lease (and its listing). ``unloaded``: in the background,

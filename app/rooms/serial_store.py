@@ -54,5 +54,8 @@ class SerialWrites:
         async with self._lock:
             await self.inner.park(code)
 
+    def forget(self, code: str, generation: int) -> None:
+        self.inner.forget(code, generation)
+
     async def rooms_to_run(self) -> list[str]:
         return await self.inner.rooms_to_run()

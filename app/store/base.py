@@ -67,6 +67,10 @@ class RoomStore(Protocol):
     async def park(self, code: str) -> None:
         """The room is unloaded for idleness (still open): the takeover sweep leaves it be."""
 
+    def forget(self, code: str, generation: int) -> None:
+        """This worker stopped running the room taken over at ``generation`` and calls no more
+        writes for it: drop what the store kept for it (a newer take-over's entry stays)."""
+
     async def rooms_to_run(self) -> list[str]:
         """Codes of open rooms in a match and not parked: what a takeover sweep keeps running
         (each is run by whoever holds its lease; the sweep claims those nobody holds)."""
