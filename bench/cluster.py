@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bench.server import (
     BenchRoom,
     Seat,
+    clients_without_gc,
     free_port,
     quantile_ms,
     raise_fd_limit,
@@ -74,7 +75,8 @@ class Worker:
     def start(self) -> Any:
         self.process = start_process(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(self.port),
-             "--log-level", "warning", "--ws-max-size", "4096"], self.env)
+             "--log-level", "warning", "--ws-max-size", "4096",
+             "--ws-per-message-deflate", "false"], self.env)
         wait_up(f"{self.http}/healthz", self.process)
         return self.process
 
@@ -112,7 +114,8 @@ async def spread_load(workers: list[Worker], rooms: list[tuple[str, list[str]]],
     await asyncio.sleep(warm - time.perf_counter())
     results.clear()
     cpu = [cpu_seconds(w.process.pid) for w in workers]
-    await asyncio.gather(*drivers)
+    with clients_without_gc():
+        await asyncio.gather(*drivers)
     cpu = [cpu_seconds(w.process.pid) - c for w, c in zip(workers, cpu, strict=True)]
     for seat in seats:
         with contextlib.suppress(websockets.ConnectionClosed):

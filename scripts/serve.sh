@@ -3,4 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
-exec .venv/bin/uvicorn app.main:app --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" "$@"
+# Frames are a few hundred bytes: compressing them (permessage-deflate) cost a fifth of the
+# server's CPU per move in bench/server.py, and a zlib state per socket.
+exec .venv/bin/uvicorn app.main:app --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
+  --ws-per-message-deflate false "$@"

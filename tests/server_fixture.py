@@ -49,6 +49,7 @@ class ServerProcess:
         command = [
             sys.executable, "-m", "uvicorn", "app.main:app",
             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+            "--ws-per-message-deflate", "false",  # as scripts/serve.sh
         ]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log,

@@ -69,7 +69,7 @@ async def metrics(services: ServicesDep) -> str:
         "uno_event_loop_lag_seconds", "How late the event loop woke a 100 ms sleeper."
     )
     lines += METRICS.gc_pauses.render(
-        "uno_gc_pause_seconds", "Garbage collections of the older generations."
+        "uno_gc_pause_seconds", "Garbage collections (every generation)."
     )
     lines += [
         "# HELP uno_errors_total Errors answered, by code.",

@@ -62,6 +62,7 @@ from .models import (
 )
 
 T = TypeVar("T")
+POSTGRES_WRITERS = 3  # batches in flight at once (the pool holds 5 connections, and overflow)
 UNFENCED = 2**62  # the generation of a store that never took the room over: writes go in
 
 
@@ -129,12 +130,16 @@ class _Job:
 class SqlRoomStore:
     """``RoomStore`` on SQL: construct with an engine from ``app.store.db.create_engine``.
 
-    Group commit: ``append`` queues its record for one writer task, which stores everything
+    Group commit: ``append`` queues its record for a writer task, which stores everything
     queued meanwhile in a single transaction (one executemany) and resolves each caller's await
     only once that transaction has committed; an error reaches every caller of its batch (a
     batch refused by a constraint is retried record by record, so each caller gets its own
-    answer: a duplicate in one room does not fail the others). On SQLite the other writes of
-    this store (rooms, snapshots, closing) go through the same writer, in queue order.
+    answer: a duplicate in one room does not fail the others). On SQLite there is one writer,
+    and the other writes of this store (rooms, snapshots, closing) go through it, in queue
+    order. Postgres takes up to ``POSTGRES_WRITERS`` batches at once: while one waits for its
+    round trip (and for the event loop to come back to it), what arrived meanwhile goes out on
+    another connection. Order within a room holds either way: a room awaits its append before
+    it appends again.
     """
 
     def __init__(self, engine: AsyncEngine) -> None:
@@ -158,7 +163,9 @@ class SqlRoomStore:
         # stopped room still in the queue stays fenced.
         self._fences: dict[str, int] = {}
         self._queue: list[_Append | _Job] = []
-        self._writer: asyncio.Task[None] | None = None
+        # Live writer tasks, each with whether it holds work (a new one has yet to take any).
+        self._writers: dict[asyncio.Task[None], bool] = {}
+        self._max_writers = 1 if self.serial_writes else POSTGRES_WRITERS
         self.batches = 0  # transactions the writer committed for appends (tests, benchmarks)
         self.largest_batch = 0
 
@@ -166,14 +173,24 @@ class SqlRoomStore:
 
     def _enqueue(self, item: _Append | _Job) -> None:
         self._queue.append(item)
-        writer = self._writer
-        if writer is None or writer.done() or writer.get_loop() is not item.done.get_loop():
-            self._writer = asyncio.create_task(self._drain(), name="SqlRoomStore writer")
+        loop = item.done.get_loop()
+        self._writers = {
+            task: busy
+            for task, busy in self._writers.items()
+            if not task.done() and task.get_loop() is loop
+        }
+        # A writer yet to take work will take this too; else one more, up to the limit.
+        if all(self._writers.values()) and len(self._writers) < self._max_writers:
+            task = asyncio.create_task(self._drain(), name="SqlRoomStore writer")
+            self._writers[task] = False
 
     async def _drain(self) -> None:
         """Write whatever is queued, oldest first: runs of appends as one transaction each."""
+        me = asyncio.current_task()
+        assert me is not None
         try:
             while self._queue:
+                self._writers[me] = True
                 run: list[_Append] = []
                 while self._queue and isinstance(self._queue[0], _Append):
                     item = self._queue.pop(0)
@@ -196,6 +213,8 @@ class SqlRoomStore:
             self._queue.clear()
             if not isinstance(exc, Exception):
                 raise
+        finally:
+            self._writers.pop(me, None)
 
     async def _exclusive(self, run: Callable[[], Awaitable[T]]) -> T:
         """SQLite: run a write through the writer; Postgres: run it now (writers do not block)."""
@@ -289,7 +308,9 @@ class SqlRoomStore:
                         conn.execute(_SET_META, metas)
 
                 await self._sqlite_writer.run(write)
-        elif self._postgres and not metas and len(lines) == 1:
+        elif self._postgres and not metas:
+            # One round trip: asyncpg sends the whole executemany before a single Sync, so
+            # Postgres runs it as one implicit transaction (all lines or none), no BEGIN/COMMIT.
             async with self._autocommit.connect() as conn:
                 await conn.execute(_INSERT_LINE, lines)
         else:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store.base import RoomRecord, RoomStore
-from app.store.db import create_engine, migrate_engine
+from app.store.db import create_engine, dispose_engine, migrate_engine, sqlite_writer
 from app.store.errors import DuplicateRecord, RoomExists, UnknownRoom
 from app.store.sql import SqlRoomStore
+from tests.store.conftest import fresh_url
 
 
 def record(seq: int, seat: int | None = 0, **command: Any) -> RoomRecord:
@@ -227,3 +229,65 @@ async def test_a_refused_record_fails_only_its_own_append(engine: AsyncEngine) -
     loaded = await store.load_room("OKAY")
     assert loaded is not None and [r.seq for r in loaded.records] == [1, 2]
     assert loaded.meta == {"ok": True}
+
+
+async def test_a_refused_record_in_a_batch_of_plain_appends_fails_only_its_own(
+    engine: AsyncEngine,
+) -> None:
+    """Without room changes a batch is one statement on Postgres: all lines or none, then
+    retried record by record, so the others are neither lost nor reported as duplicates."""
+    store = SqlRoomStore(engine)
+    for code in ("ONE", "TWO", "DUPE"):
+        await store.create_room(code, {})
+    await store.append("DUPE", record(1), None)
+    batch_sizes: list[int] = []
+
+    def executed(*args: Any) -> None:
+        parameters, many = args[3], args[5]
+        if many:
+            batch_sizes.append(len(parameters))
+
+    writer = sqlite_writer(engine)  # a SQLite file's appends go through its own engine
+    target = writer.engine if writer is not None else engine.sync_engine
+    event.listen(target, "before_cursor_execute", executed)
+    results = await asyncio.gather(
+        store.append("ONE", record(1), None),
+        store.append("DUPE", record(1), None),
+        store.append("TWO", record(1), None),
+        return_exceptions=True,
+    )
+    event.remove(target, "before_cursor_execute", executed)
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], DuplicateRecord)
+    assert batch_sizes[0] == 3  # they were tried together first
+    for code in ("ONE", "TWO", "DUPE"):
+        loaded = await store.load_room(code)
+        assert loaded is not None and loaded.records == [record(1)]
+
+
+async def test_on_postgres_a_stuck_room_does_not_hold_up_the_others(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Postgres writes several batches at once: a room whose row is locked (say, by a takeover
+    in progress) delays its own move only, not every table of the worker."""
+    url = await fresh_url(request, "postgres", tmp_path)
+    engine = create_engine(url)
+    store = SqlRoomStore(engine)
+    try:
+        for code in ("STUCK", "FREE"):
+            await store.create_room(code, {})
+        async with engine.connect() as locker:
+            await locker.execute(text("SELECT 1 FROM rooms WHERE code = 'STUCK' FOR UPDATE"))
+            stuck = asyncio.create_task(store.append("STUCK", record(1), None))
+            await asyncio.sleep(0.2)  # its batch is waiting for the lock
+            async with asyncio.timeout(5):
+                await store.append("FREE", record(1), None)
+            assert not stuck.done()
+            await locker.rollback()
+        async with asyncio.timeout(5):
+            await stuck
+        for code in ("STUCK", "FREE"):
+            loaded = await store.load_room(code)
+            assert loaded is not None and loaded.records == [record(1)]
+    finally:
+        await dispose_engine(engine)
