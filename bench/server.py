@@ -224,6 +224,17 @@ async def uno_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
         async def one(i: int) -> tuple[str, list[str]]:
+            for attempt in range(3):
+                try:
+                    return await table(i)
+                except (httpx.ReadError, httpx.RemoteProtocolError):
+                    # A pooled connection the server closed as it was reused (keep-alive
+                    # timeout): start a new table; the half-made one is left unused.
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
+
+        async def table(i: int) -> tuple[str, list[str]]:
             made = (await http.post("/api/rooms", json={"name": f"p{i}a", "rules": RULES,
                                                         "public": False})).json()
             tokens = [made["token"]]
