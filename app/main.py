@@ -74,7 +74,13 @@ async def open_cluster(settings: Settings) -> tuple[Bus, Ownership | None]:
     worker = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}"
     log.info("worker %s: rooms shared through Redis leases (%.1f s)", worker,
              settings.lease_seconds)
-    return LeasedBus(redis, worker), Ownership(redis, worker, settings.lease_seconds)
+    ownership = Ownership(redis, worker, settings.lease_seconds)
+    try:
+        await ownership.claim_name(wait=True)
+    except Exception:
+        await redis.close()
+        raise
+    return LeasedBus(redis, worker), ownership
 
 
 async def hand_over(bus: Bus, codes: list[str]) -> None:

@@ -124,6 +124,21 @@ end
 return out
 """
 
+# KEYS: worker name. ARGV: this process's instance token, ttl ms. Returns 1 if the name is (now)
+# this process's, 0 if another live process holds it.
+_CLAIM_NAME = """
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+# KEYS: worker name. ARGV: instance token. Drops the name only if this process holds it.
+_RELEASE_NAME = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 # KEYS: lease. ARGV: owner. Returns 1 if released.
 _RELEASE = """
 if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
@@ -168,6 +183,8 @@ class RedisBus:
         self._release = self._redis.register_script(_RELEASE)
         self._raise = self._redis.register_script(_RAISE)
         self._listed = self._redis.register_script(_LISTED)
+        self._claim_name = self._redis.register_script(_CLAIM_NAME)
+        self._release_name = self._redis.register_script(_RELEASE_NAME)
         self.connected = False  # the listener holds a live, subscribed PubSub
         self.reconnects = 0  # times the listener came back after losing Redis
         # (channel, payload, the publisher's future or None for a post), oldest first.
@@ -379,6 +396,15 @@ class RedisBus:
 
     async def release(self, key: str, owner: str) -> None:
         await self._release(keys=[self._key(key)], args=[owner])
+
+    async def claim_name(self, name: str, instance: str, ttl_seconds: float) -> bool:
+        """Hold (or keep holding) the worker name ``name`` for the process ``instance``;
+        False while another process holds it."""
+        keys = [f"{self._prefix}worker:{name}"]
+        return bool(await self._claim_name(keys=keys, args=[instance, _ms(ttl_seconds)]))
+
+    async def release_name(self, name: str, instance: str) -> None:
+        await self._release_name(keys=[f"{self._prefix}worker:{name}"], args=[instance])
 
     async def lease_holder(self, key: str) -> tuple[str, int] | None:
         """(owner, generation) of the current lease, None when nobody holds it."""

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -36,6 +37,10 @@ log = logging.getLogger("uno.rooms")
 
 class LeaseLost(Exception):
     """This worker no longer owns the room: it must not write or publish for it."""
+
+
+class WorkerNameTaken(RuntimeError):
+    """Another running process uses this worker's name: both would own the same rooms."""
 
 
 def lease_key(code: str) -> str:
@@ -53,6 +58,23 @@ class Ownership:
         # Called with a room's code when this worker gives its lease up or finds it lost, before
         # anything else (no await in between): running the room here again takes a new load.
         self.on_release: list[Callable[[str], None]] = []
+        # This process's token for its worker name (leases know a worker by name only).
+        self.instance = uuid.uuid4().hex
+
+    async def claim_name(self, wait: bool = False) -> None:
+        """Hold this worker's name for this process, renewed with the leases: a second process
+        started with the same ``UNO_WORKER_ID`` would pass every lease check of this one's
+        rooms, so it is refused (WorkerNameTaken) while this one runs. With ``wait`` (at
+        start-up) it first waits out a name left by a process that died: it expires within
+        one TTL, where a running worker's is renewed every third of one."""
+        deadline = time.monotonic() + (self.ttl * 1.5 if wait else 0)
+        while not await self.bus.claim_name(self.worker, self.instance, self.ttl):
+            if time.monotonic() >= deadline:
+                raise WorkerNameTaken(
+                    f"worker name {self.worker!r} (UNO_WORKER_ID) is in use by another running "
+                    "worker: give every worker process its own name, or leave it unset"
+                )
+            await asyncio.sleep(self.ttl / 10)
 
     async def claim(self, code: str) -> int:
         generation = await self.bus.take_lease(lease_key(code), self.worker, self.ttl)
@@ -116,10 +138,18 @@ class Ownership:
         for code in list(self.generations):
             with contextlib.suppress(Exception):  # best effort: the TTL ends it anyway
                 await self.release(code)
+        with contextlib.suppress(Exception):
+            await self.bus.release_name(self.worker, self.instance)
 
     async def _renew_loop(self, on_lost: Callable[[str], Awaitable[None]]) -> None:
         while True:
             await asyncio.sleep(self.ttl / 3)
+            try:
+                await self.claim_name()
+            except WorkerNameTaken as exc:  # this process was frozen past the name's TTL
+                log.error("%s", exc)
+            except Exception as exc:
+                log.warning("worker name not renewed (%r)", exc)
             try:
                 lost = await self.renew_all()
             except Exception as exc:  # Redis unreachable: keep trying until the TTL ends

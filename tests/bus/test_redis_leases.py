@@ -16,7 +16,7 @@ from app.bus.redis_bus import RedisBus
 from app.config import Settings
 from app.rooms import RoomRegistry
 from app.rooms.errors import RoomError
-from app.rooms.ownership import FencedStore, LeaseLost, Ownership
+from app.rooms.ownership import FencedStore, LeaseLost, Ownership, WorkerNameTaken
 from app.store.base import RoomRecord
 from app.store.errors import Fenced
 from app.store.memory import MemoryRoomStore
@@ -225,3 +225,32 @@ async def test_a_lease_given_up_or_lost_is_reported_to_the_release_hooks(bus: Re
         with pytest.raises(LeaseLost):
             await mine.check("A3")
     assert released == ["A1", "A2", "A3"]
+
+
+async def test_a_second_process_with_the_same_worker_name_is_refused(bus: RedisBus) -> None:
+    """Leases know a worker by name: two processes named alike would both own its rooms."""
+    first, second = Ownership(bus, "same", 0.5), Ownership(bus, "same", 0.5)
+
+    async def nothing_lost(code: str) -> None:
+        raise AssertionError(f"no lease to lose ({code})")
+
+    async with asyncio.timeout(5):
+        await first.claim_name(wait=True)
+        first.run(nothing_lost)  # renews its name with its leases
+        with pytest.raises(WorkerNameTaken):
+            await second.claim_name(wait=True)  # waits past the TTL: the name stays taken
+        await first.close()  # a worker stopping gives its name up
+        await second.claim_name()
+        await second.close()
+
+
+async def test_a_restarted_worker_waits_out_the_name_of_its_dead_predecessor(
+    bus: RedisBus,
+) -> None:
+    dead, restarted = Ownership(bus, "w-restart", 0.5), Ownership(bus, "w-restart", 0.5)
+    async with asyncio.timeout(5):
+        await dead.claim_name()  # then killed: never renewed, never released
+        with pytest.raises(WorkerNameTaken):
+            await restarted.claim_name()  # without waiting: still held
+        await restarted.claim_name(wait=True)  # expires within one TTL
+        await restarted.close()

@@ -261,3 +261,15 @@ async def test_a_room_played_on_its_owner_alone_keeps_its_events_off_redis_until
     assert sent == list(range(first + 1, last + 1))  # from the first call from elsewhere on
     for client in (ann, bob, cid, late, resumed):
         await client.close()
+
+
+async def test_a_worker_started_under_a_running_workers_name_refuses_to_start(
+    cluster: Cluster, workers: Workers
+) -> None:
+    """Leases know a worker by its UNO_WORKER_ID: a twin would pass every lease check of the
+    other's rooms (two owners), so it stops at start-up and says why."""
+    twin = ServerProcess(dict(workers.processes[0].env))
+    with pytest.raises(RuntimeError, match=r"worker name 'w0' \(UNO_WORKER_ID\) is in use"):
+        await asyncio.to_thread(twin.start)
+    assert cluster.workers[0].process is not None
+    assert cluster.workers[0].process.poll() is None  # the running one is untouched
