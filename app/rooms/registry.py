@@ -4,12 +4,10 @@ With many workers (``ownership`` set) a room runs where its lease is held: takin
 load, failover) claims the lease, then fences the store at the lease's generation before reading
 the room (``_claim``); a periodic sweep (``run``, every ``sweep_seconds``, jittered) takes over
 the rooms in a match whose lease nobody holds, so a room with no client left (bots playing, a
-turn timer running) carries on after its owner dies. Each tick also lists this worker's public
-rooms in Redis (``PUBLIC_LISTING``, entries expiring after three ticks unless refreshed), so
-``GET /api/rooms`` on any worker shows every worker's public rooms (``listed_rooms``), and this
-worker's spectators per room (``SPECTATOR_LISTING``, one entry per room and worker, expiring
-likewise): a room's spectators are counted on every worker that holds sockets of it, not just on
-its owner, and summed wherever the room is listed or summarized.
+turn timer running) carries on after its owner dies. Each tick also shares this worker's public
+rooms and spectators per room (app/rooms/listing.py), so ``GET /api/rooms`` on any worker shows
+every worker's public rooms (``listed_rooms``), and a room's spectators are counted on every
+worker that holds sockets of it, not just on its owner.
 """
 
 from __future__ import annotations
@@ -32,6 +30,7 @@ from .codes import new_room_code, new_token, normalize_code, token_hash
 from .errors import RoomError
 from .forwarding import Forwarder, RemoteRoom
 from .hub import room_topic
+from .listing import SharedListing
 from .lobby import clean_name
 from .meta import RoomMeta, SeatInfo
 from .ownership import Ownership, lease_key
@@ -41,9 +40,6 @@ from .room import Clock, Room, wall_clock_ms
 from .views import summary
 
 log = logging.getLogger("uno.rooms")
-
-PUBLIC_LISTING = "public_rooms"
-SPECTATOR_LISTING = "room_spectators"  # "CODE@worker" -> that worker's spectators of room CODE
 
 
 class RoomRegistry:
@@ -65,14 +61,24 @@ class RoomRegistry:
         self.spectators: Any = None  # set by the app: code -> spectator count
         # Set by the app: this worker's spectators per room (many workers: shared each tick).
         self.spectator_counts: Callable[[], dict[str, int]] | None = None
-        self._counted: set[str] = set()  # this worker's entries in SPECTATOR_LISTING
-        self._elsewhere: dict[str, int] = {}  # code -> spectators on other workers (last read)
+        self._listing: SharedListing | None = None  # see ``listing``
         # Many workers (UNO_REDIS_URL): a room runs only on the holder of its lease.
         self.ownership: Ownership | None = None
         self.forwarder: Forwarder | None = None  # set: rooms run elsewhere are forwarded to
         self._releasing: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self.swept = 0  # rooms this worker took over in sweeps (tests, metrics)
+
+    @property
+    def listing(self) -> SharedListing | None:
+        """What this worker shares with the others (many workers only)."""
+        ownership = self.ownership
+        if ownership is None:
+            return None
+        if self._listing is None or self._listing.worker != ownership.worker:
+            self._listing = SharedListing(ownership.bus, ownership.worker,
+                                          3 * self.settings.sweep_seconds)
+        return self._listing
 
     async def create(
         self,
@@ -243,7 +249,9 @@ class RoomRegistry:
             # Jittered: the workers' sweeps do not line up.
             await asyncio.sleep(self.settings.sweep_seconds * random.uniform(0.75, 1.25))
             await self._list(list(self.rooms.values()))
-            await self._count_spectators()
+            listing = self.listing
+            if listing is not None and self.spectator_counts is not None:
+                await listing.share_spectators(self.spectator_counts())
             try:
                 await self.sweep()
             except Exception as exc:  # the store or Redis away: try again next time
@@ -251,59 +259,24 @@ class RoomRegistry:
 
     async def _list(self, rooms: list[Room]) -> None:
         """Put these rooms, those public and running, in the cluster-wide listing."""
-        assert self.ownership is not None
-        entries = {
+        listing = self.listing
+        if listing is None:
+            return
+        await listing.list_rooms({
             room.code: self.summary(room)
             for room in rooms
             if room.meta.public and not room.stopped and not isinstance(room, RemoteRoom)
-        }
-        try:
-            await self.ownership.bus.list_entries(PUBLIC_LISTING, entries,
-                                                  3 * self.settings.sweep_seconds)
-        except Exception as exc:  # Redis away: the entries expire, the next tick lists again
-            log.warning("public rooms not listed (%r)", exc)
-
-    async def _count_spectators(self) -> None:
-        """Share this worker's spectators per room (entries expiring after three ticks unless
-        refreshed, so a dead worker's drop out), and read the other workers'."""
-        assert self.ownership is not None
-        worker = self.ownership.worker
-        counts = self.spectator_counts() if self.spectator_counts is not None else {}
-        entries = {
-            f"{code}@{worker}": {"code": code, "worker": worker, "spectators": count}
-            for code, count in counts.items()
-            if count > 0
-        }
-        gone = [key for key in self._counted if key not in entries]
-        bus = self.ownership.bus
-        try:
-            await bus.list_entries(SPECTATOR_LISTING, entries, 3 * self.settings.sweep_seconds)
-            self._counted = set(entries)
-            await bus.unlist(SPECTATOR_LISTING, gone)  # rooms whose spectators here all left
-            await self._read_spectators()
-        except Exception as exc:  # Redis away: the entries expire, the next tick lists again
-            log.warning("spectator counts not shared (%r)", exc)
-
-    async def _read_spectators(self) -> None:
-        """The other workers' spectators per room, as they last shared them."""
-        assert self.ownership is not None
-        worker = self.ownership.worker
-        elsewhere: dict[str, int] = {}
-        for entry in await self.ownership.bus.listed(SPECTATOR_LISTING):
-            code, count = entry.get("code"), entry.get("spectators")
-            if entry.get("worker") != worker and isinstance(code, str) and isinstance(count, int):
-                elsewhere[code] = elsewhere.get(code, 0) + count
-        self._elsewhere = elsewhere
+        })
 
     async def listed_rooms(self) -> list[dict[str, Any]]:
         """Public rooms open to join or watch: this worker's, and with many workers every
         worker's (as listed within the last few seconds; this worker's own are current).
         Spectators are counted on every worker: this one's now, the others' as last shared."""
-        if self.ownership is None:
+        listing = self.listing
+        if listing is None:
             return self.public_rooms()
         try:
-            listed, _ = await asyncio.gather(self.ownership.bus.listed(PUBLIC_LISTING),
-                                             self._read_spectators())
+            listed = await listing.listed_rooms()
         except Exception as exc:  # Redis away: this worker's rooms at least
             log.warning("public rooms of other workers not read (%r)", exc)
             return self.public_rooms()
@@ -407,8 +380,9 @@ class RoomRegistry:
         try:
             if unloaded and await self._running_again(code):
                 return
-            if unlist and not (unloaded and await self._moved(code)):
-                await self.ownership.bus.unlist(PUBLIC_LISTING, [code])
+            listing = self.listing
+            if unlist and listing is not None and not (unloaded and await self._moved(code)):
+                await listing.unlist(code)
             if unloaded and await self._running_again(code):
                 return
             await self.ownership.release(code)
@@ -432,7 +406,8 @@ class RoomRegistry:
     def _spectators(self, code: str) -> int:
         """Spectators of room ``code``: this worker's, plus (many workers) the others'."""
         here = int(self.spectators(code)) if self.spectators is not None else 0
-        return here + self._elsewhere.get(code, 0)
+        listing = self.listing
+        return here + (listing.spectators_elsewhere(code) if listing is not None else 0)
 
     def _run(self, room: Room) -> None:
         room.on_stop = self._forget

@@ -16,8 +16,8 @@ from app.config import Settings
 from app.rooms import RoomRegistry
 from app.rooms.errors import RoomUnavailable
 from app.rooms.items import Item
+from app.rooms.listing import PUBLIC_LISTING
 from app.rooms.ownership import FencedStore, Ownership, lease_key
-from app.rooms.registry import PUBLIC_LISTING
 from app.store.base import StoredRoom
 from app.store.memory import MemoryRoomStore
 from tests.services import redis_url
