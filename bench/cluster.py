@@ -249,24 +249,18 @@ def main() -> None:
         return
     lines = [f"{args.rooms} rooms x 4 clients, one action per seat every {args.interval:g} s"
              f"{'' if args.uvloop else ' (clients on the default asyncio loop)'}"]
-    if "one_worker" in out:
-        one = out["one_worker"]
-        lines.append(f"one worker (in-process bus): p50 {one['p50_ms']:.1f} ms, "
-                     f"p99 {one['p99_ms']:.1f} ms, worker CPU "
-                     f"{one['worker_cpu_ms_per_action']:.2f} ms/action")
-    if "one_redis_worker" in out:
-        one = out["one_redis_worker"]
-        lines.append(f"one worker (Redis bus)     : p50 {one['p50_ms']:.1f} ms, "
-                     f"p99 {one['p99_ms']:.1f} ms, worker CPU "
-                     f"{one['worker_cpu_ms_per_action']:.2f} ms/action")
-    if "two_workers" in out:
-        two = out["two_workers"]
-        extra = (f"; extra p99 {out['extra_p99_ms']:+.1f} ms, target <= 10"
-                 if "extra_p99_ms" in out else "")
-        lines.append(f"two workers (Redis bus)    : p50 {two['p50_ms']:.1f} ms, "
-                     f"p99 {two['p99_ms']:.1f} ms, workers' CPU "
-                     f"{two['worker_cpu_ms_per_action']:.2f} ms/action "
-                     f"(sockets spread evenly{extra})")
+    for key, label, cpu, after in (
+        ("one_worker", "one worker (in-process bus)", "worker CPU", ""),
+        ("one_redis_worker", "one worker (Redis bus)     ", "worker CPU", ""),
+        ("two_workers", "two workers (Redis bus)    ", "workers' CPU",
+         " (sockets spread evenly"
+         + (f"; extra p99 {out['extra_p99_ms']:+.1f} ms, target <= 10" if "extra_p99_ms" in out
+            else "") + ")"),
+    ):
+        if key in out:
+            layout = out[key]
+            lines.append(f"{label}: p50 {layout['p50_ms']:.1f} ms, p99 {layout['p99_ms']:.1f} ms, "
+                         f"{cpu} {layout['worker_cpu_ms_per_action']:.2f} ms/action{after}")
     if "failover_s" in out:
         fail = out["failover_s"]
         lines.append(f"failover (kill -9 to next applied command, lease {args.lease:g} s, "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -31,6 +31,20 @@ async def bus() -> AsyncIterator[RedisBus]:
     finally:
         async with asyncio.timeout(10):
             await redis.close()
+
+
+def count_commands(bus: RedisBus) -> Callable[[], int]:
+    """How many commands ``bus`` has sent to Redis since this call."""
+    calls = 0
+    send: Any = bus._redis.execute_command
+
+    async def counted(*args: Any, **options: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return await send(*args, **options)
+
+    bus._redis.execute_command = counted  # type: ignore[method-assign]
+    return lambda: calls
 
 
 def record(seq: int) -> RoomRecord:
@@ -160,17 +174,9 @@ async def test_every_lease_is_renewed_in_one_round_trip(bus: RedisBus) -> None:
             await mine.claim(f"R{n:02d}")
         await bus.release("room:R07", "w1")  # as if it had lapsed
         await Ownership(bus, "w2", 5).claim("R07")
-        calls = 0
-        send: Any = bus._redis.execute_command
-
-        async def counted(*args: Any, **options: Any) -> Any:
-            nonlocal calls
-            calls += 1
-            return await send(*args, **options)
-
-        bus._redis.execute_command = counted  # type: ignore[method-assign]
+        calls = count_commands(bus)
         assert await mine.renew_all() == ["R07"]
-        assert calls == 1  # one script call for every lease (not one command per lease)
+        assert calls() == 1  # one script call for every lease (not one command per lease)
         await asyncio.sleep(0.6)
         assert await mine.renew_all() == []  # renewed: still held past the first TTL third
         assert sorted(mine.generations) == [f"R{n:02d}" for n in range(20) if n != 7]
@@ -192,17 +198,9 @@ async def test_renewals_go_by_the_thousand_and_renew_only_the_leases_still_held(
         await bus.release("room:M3", "w1")
         assert await bus.take_lease("room:M3", "w2", 5) is not None  # held by another now
         leases[1200] = ("room:M1200", leases[1200][1] + 1)  # a generation this worker lost
-        calls = 0
-        send: Any = bus._redis.execute_command
-
-        async def counted(*args: Any, **options: Any) -> Any:
-            nonlocal calls
-            calls += 1
-            return await send(*args, **options)
-
-        bus._redis.execute_command = counted  # type: ignore[method-assign]
+        calls = count_commands(bus)
         renewed = await bus.renew_many(leases, "w1", 60)
-        assert calls == 2
+        assert calls() == 2
         assert [n for n, ok in enumerate(renewed) if not ok] == [3, 1200]
         assert await bus._redis.pttl(bus._key("room:M1499")) > 5000  # extended to 60 s
         assert await bus._redis.pttl(bus._key("room:M1200")) <= 5000  # not this generation's
