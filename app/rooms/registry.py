@@ -250,8 +250,9 @@ class RoomRegistry:
             await asyncio.sleep(self.settings.sweep_seconds * random.uniform(0.75, 1.25))
             await self._list(list(self.rooms.values()))
             listing = self.listing
-            if listing is not None and self.spectator_counts is not None:
-                await listing.share_spectators(self.spectator_counts())
+            if listing is not None:
+                counts = self.spectator_counts() if self.spectator_counts is not None else {}
+                await listing.share_spectators(counts)
             try:
                 await self.sweep()
             except Exception as exc:  # the store or Redis away: try again next time
