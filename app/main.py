@@ -126,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
             ownership.run(lease_lost)
             forwarder = registry.forwarder = Forwarder(ownership.bus, ownership, registry)
+            hub.on_moved.append(forwarder.forget_owner)
             forwarder.start()
             registry.run()  # the takeover sweep
         application.state.services = Services(

@@ -59,6 +59,8 @@ async def fresh_database(url: str) -> None:
 
 
 class Worker:
+    logs: Path | None = None  # --logs: each worker's output goes to <logs>/worker-<port>.log
+
     def __init__(self, env: dict[str, str]) -> None:
         self.port = free_port()
         self.env = env
@@ -76,7 +78,8 @@ class Worker:
         self.process = start_process(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(self.port),
              "--log-level", "warning", "--ws-max-size", "4096",
-             "--ws-per-message-deflate", "false"], self.env)
+             "--ws-per-message-deflate", "false"], self.env,
+            None if self.logs is None else self.logs / f"worker-{self.port}.log")
         wait_up(f"{self.http}/healthz", self.process)
         return self.process
 
@@ -92,7 +95,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def spread_load(workers: list[Worker], rooms: list[tuple[str, list[str]]],
-                      seconds: float, interval: float) -> dict[str, Any]:
+                      seconds: float, interval: float, announce: bool = False
+                      ) -> dict[str, Any]:
     """bench/server.py's load, seat ``i`` of every room connected to worker ``i % n``."""
     results: list[float] = []
     tables = [BenchRoom(code, tokens, results) for code, tokens in rooms]
@@ -113,6 +117,9 @@ async def spread_load(workers: list[Worker], rooms: list[tuple[str, list[str]]],
     drivers = [asyncio.create_task(t.drive(interval, until)) for t in tables]
     await asyncio.sleep(warm - time.perf_counter())
     results.clear()
+    if announce:  # e.g. for a profiler to attach to the workers for the measured window
+        print(f"measuring {seconds:g} s: worker pids "
+              f"{' '.join(str(w.process.pid) for w in workers)}", file=sys.stderr, flush=True)
     cpu = [cpu_seconds(w.process.pid) for w in workers]
     with clients_without_gc():
         await asyncio.gather(*drivers)
@@ -183,7 +190,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         single = Worker(base)
         try:
             rooms = await rooms_on([single], args.rooms)
-            out["one_worker"] = await spread_load([single], rooms, args.seconds, args.interval)
+            out["one_worker"] = await spread_load([single], rooms, args.seconds, args.interval,
+                                                  args.announce)
         finally:
             stop(single.process)
     if "redis" in layouts:  # one worker on the Redis bus (leases, posts, listener)
@@ -192,7 +200,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         try:
             rooms = await rooms_on([single], args.rooms)
             out["one_redis_worker"] = await spread_load([single], rooms, args.seconds,
-                                                        args.interval)
+                                                        args.interval, args.announce)
         finally:
             stop(single.process)
     if "two" not in layouts:
@@ -203,7 +211,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     workers.append(Worker(env))  # after the first: it migrated the database
     try:
         rooms = await rooms_on(workers, args.rooms)
-        out["two_workers"] = await spread_load(workers, rooms, args.seconds, args.interval)
+        out["two_workers"] = await spread_load(workers, rooms, args.seconds, args.interval,
+                                                  args.announce)
         if "one_worker" in out:
             out["extra_p99_ms"] = out["two_workers"]["p99_ms"] - out["one_worker"]["p99_ms"]
         times = []
@@ -237,8 +246,14 @@ def main() -> None:
                         help="run the clients on the default asyncio loop (slower: with 2,000 "
                         "sockets the clients' own loop lag then shows up in the figures)")
     parser.add_argument("--json", action="store_true", help="one JSON line")
+    parser.add_argument("--logs", type=Path, help="a folder for the workers' output")
+    parser.add_argument("--announce", action="store_true",
+                        help="say on stderr when each measured window starts, with the pids")
     args = parser.parse_args()
     raise_fd_limit()
+    if args.logs is not None:
+        args.logs.mkdir(parents=True, exist_ok=True)
+        Worker.logs = args.logs
     if args.uvloop:  # as bench/server.py: the clients must not be the bottleneck
         import uvloop  # noqa: PLC0415
 

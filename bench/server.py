@@ -219,6 +219,15 @@ async def read_forever(seat: Seat) -> None:
             seat.on_frame(raw)
 
 
+def answered(response: httpx.Response) -> dict[str, Any]:
+    """The JSON body of a successful setup request; the server's own error otherwise."""
+    if response.is_error:
+        raise RuntimeError(f"{response.request.method} {response.request.url.path}: "
+                           f"{response.status_code} {response.text}")
+    body: dict[str, Any] = response.json()
+    return body
+
+
 async def uno_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
     rooms = []
     limits = httpx.Limits(max_connections=50)
@@ -235,13 +244,13 @@ async def uno_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
             raise AssertionError("unreachable")
 
         async def table(i: int) -> tuple[str, list[str]]:
-            made = (await http.post("/api/rooms", json={"name": f"p{i}a", "rules": RULES,
-                                                        "public": False})).json()
+            made = answered(await http.post("/api/rooms", json={
+                "name": f"p{i}a", "rules": RULES, "public": False}))
             tokens = [made["token"]]
             for n in "bcd":
                 joined = await http.post(f"/api/rooms/{made['code']}/join",
                                          json={"name": f"p{i}{n}"})
-                tokens.append(joined.json()["token"])
+                tokens.append(answered(joined)["token"])
             return made["code"], tokens
         for start in range(0, count, 50):
             rooms += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 50))))
@@ -339,10 +348,16 @@ async def bare_server(port: int) -> None:
         await asyncio.Future()
 
 
-def start_process(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(args, cwd=ROOT, env={**os.environ, **env},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            preexec_fn=raise_fd_limit)  # noqa: PLW1509 (no threads yet)
+def start_process(args: list[str], env: dict[str, str], log: Path | None = None
+                  ) -> subprocess.Popen[bytes]:
+    """Start a server process; its output is appended to ``log`` if given, dropped if not."""
+    out = subprocess.DEVNULL if log is None else log.open("ab")
+    try:
+        return subprocess.Popen(args, cwd=ROOT, env={**os.environ, **env}, stdout=out,
+                                stderr=out, preexec_fn=raise_fd_limit)  # noqa: PLW1509
+    finally:
+        if log is not None:
+            out.close()  # type: ignore[union-attr]  # the child has its own copy
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

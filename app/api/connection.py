@@ -4,12 +4,13 @@ writer task, and the rule that a client which stops reading is dropped."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import deque
 from typing import Any
 
 from starlette.websockets import WebSocket
+
+from app.jsonwire import compact_json
 
 log = logging.getLogger("uno.ws")
 
@@ -59,7 +60,7 @@ class Connection:
         return len(self._queue)
 
     def send(self, message: dict[str, Any]) -> None:
-        self._push(json.dumps(message, separators=(",", ":")))
+        self._push(compact_json(message))
 
     def _push(self, frame: str) -> None:
         if self.closing is not None:

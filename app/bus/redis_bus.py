@@ -8,16 +8,17 @@
     ...
     await bus.close()
 
-One listener task owns the PubSub connection. redis-py's PubSub does not come back by itself
-after Redis restarts, so the listener is supervised: on a connection error it drops the PubSub,
-waits (exponential backoff with jitter), opens a new one and subscribes every topic again. Its
-state (``connected``, ``reconnects``) feeds /readyz (``ping``) and /metrics.
+One listener task owns the subscribed connection (``RespStream``: every message that arrived in
+one read is handed out at once). It is supervised: on a connection error, or when Redis does
+not answer a PING on a quiet connection, it drops the connection, waits (exponential backoff
+with jitter), opens a new one and subscribes every topic again. Its state (``connected``,
+``reconnects``) feeds /readyz (``ping``) and /metrics.
 
-Publishing: every message of this bus goes out through one sender, in the order given, whatever
-is queued meanwhile in one pipelined round trip. ``publish`` waits until Redis has its message
-(and so every message given before it); ``post`` does not wait (a room's events: the room goes
-on with its next command while they travel), and a failure to send is logged and raised by the
-next ``post``.
+Publishing: every message of this bus goes out through one sender on its own connection, in the
+order given, whatever is queued meanwhile in one pipelined round trip. ``publish`` waits until
+Redis has its message (and so every message given before it); ``post`` does not wait (a room's
+events: the room goes on with its next command while they travel), and a failure to send is
+logged and raised by the next ``post``.
 
 Leases: the key holds the owner and a generation drawn from a per-key counter (INCR), so every
 new holder gets a higher number than all before it; writes are fenced with that number. Renewal
@@ -38,14 +39,16 @@ from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as redis
-from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.jsonwire import compact_json
+
 from .base import Handler, Unsubscribe
+from .resp import RespStream, command
 
 log = logging.getLogger("uno.bus")
 
@@ -158,10 +161,11 @@ class RedisBus:
         prefix: str = "uno:",
         backoff_min: float = 0.1,
         backoff_max: float = 5.0,
-        poll_seconds: float = 1.0,
+        ping_seconds: float = 5.0,
     ) -> None:
         # Pooled connections die with a Redis restart: retry a command on a fresh one (the
         # default retry does not cover a connection found dead on first use).
+        self._url = url
         self._redis: redis.Redis = redis.Redis.from_url(
             url,
             socket_connect_timeout=2.0,
@@ -171,11 +175,11 @@ class RedisBus:
         )
         self._prefix = prefix
         self._backoff = (backoff_min, backoff_max)
-        self._poll = poll_seconds
+        self._ping_seconds = ping_seconds  # a connection quiet this long is asked for a PONG
         self._subscribers: dict[str, list[Handler]] = {}
-        self._pubsub: PubSub | None = None
+        self._subscribed: RespStream | None = None  # the listener's connection
+        self._publisher: RespStream | None = None  # the sender's connection
         self._listener: asyncio.Task[None] | None = None
-        self._pending: set[asyncio.Task[None]] = set()
         self._probes: dict[str, asyncio.Future[None]] = {}
         self._take = self._redis.register_script(_TAKE)
         self._renew = self._redis.register_script(_RENEW)
@@ -185,7 +189,9 @@ class RedisBus:
         self._listed = self._redis.register_script(_LISTED)
         self._claim_name = self._redis.register_script(_CLAIM_NAME)
         self._release_name = self._redis.register_script(_RELEASE_NAME)
-        self.connected = False  # the listener holds a live, subscribed PubSub
+        self.connected = False  # the listener holds a live connection, every topic subscribed
+        self._unconfirmed = 0  # (un)subscriptions sent that Redis has not confirmed yet
+        self._confirmed = asyncio.Event()
         self.reconnects = 0  # times the listener came back after losing Redis
         # (channel, payload, the publisher's future or None for a post), oldest first.
         self._outbox: list[tuple[str, str, asyncio.Future[None] | None]] = []
@@ -225,8 +231,9 @@ class RedisBus:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
             self._listener = None
-        for task in list(self._pending):
-            task.cancel()
+        if self._publisher is not None:
+            self._publisher.close()
+            self._publisher = None
         self._subscribers.clear()
         await self._redis.aclose()
 
@@ -254,7 +261,7 @@ class RedisBus:
     def post(self, topic: str, message: dict[str, Any]) -> None:
         """Publish ``message`` after every message given before, without waiting for Redis.
         Raises the error that made an earlier post fail, if any (once)."""
-        self.post_json(topic, json.dumps(message, separators=(",", ":")))
+        self.post_json(topic, compact_json(message))
 
     def post_json(self, topic: str, payload: str) -> None:
         """``post`` for a message already encoded (a JSON object)."""
@@ -275,7 +282,7 @@ class RedisBus:
 
     def _queue(self, topic: str, message: dict[str, Any], done: asyncio.Future[None] | None
                ) -> None:
-        payload = json.dumps(message, separators=(",", ":"))
+        payload = compact_json(message)
         self._outbox.append((self._channel(topic), payload, done))
         self._wake()
 
@@ -290,13 +297,7 @@ class RedisBus:
             batch, self._outbox = self._outbox, []
             error: Exception | None = None
             try:
-                if len(batch) == 1:
-                    await self._redis.publish(batch[0][0], batch[0][1])
-                else:
-                    async with self._redis.pipeline(transaction=False) as pipe:
-                        for channel, payload, _ in batch:
-                            pipe.publish(channel, payload)
-                        await pipe.execute()
+                await self._publish_batch(batch)
                 self.sends += 1
             except asyncio.CancelledError:
                 for _, _, done in batch + self._outbox:
@@ -318,6 +319,37 @@ class RedisBus:
             if error is not None and any(done is None for _, _, done in batch):
                 log.warning("redis bus: %d messages not published (%r)", len(batch), error)
                 self._post_error = error
+
+    async def _publish_batch(self, batch: list[tuple[str, str, asyncio.Future[None] | None]]
+                             ) -> None:
+        """One write of a PUBLISH per message, then their replies: one round trip."""
+        stream = await self._publishing_stream()
+        try:
+            stream.send([command("PUBLISH", channel, payload) for channel, payload, _ in batch])
+            await stream.replies(len(batch))
+        except BaseException:
+            self._publisher = None  # replies may be left unread: the stream is not reused
+            stream.close()
+            raise
+
+    async def _publishing_stream(self) -> RespStream:
+        """The sender's connection; a new one if Redis closed it (a restart), after up to
+        three tries."""
+        stream = self._publisher
+        if stream is not None and stream.usable:
+            return stream
+        if stream is not None:
+            stream.close()
+            self._publisher = None
+        for attempt in range(3):
+            try:
+                self._publisher = await RespStream.open(self._url)
+                return self._publisher
+            except _CONNECTION_ERRORS:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.05 * 2**attempt)
+        raise AssertionError("unreachable")
 
     def drop_own(self, origin: str) -> None:
         """Drop, unread, every message received whose JSON starts with ``{"from": origin,``:
@@ -343,9 +375,11 @@ class RedisBus:
         return unsubscribe
 
     async def settled(self) -> None:
-        """Wait until every subscribe/unsubscribe asked for so far has been sent to Redis."""
-        while self._pending:
-            await asyncio.gather(*self._pending, return_exceptions=True)
+        """Wait until Redis has confirmed every subscribe/unsubscribe asked for so far (or the
+        connection went: the listener subscribes everything again once it is back)."""
+        while self._unconfirmed and self._subscribed is not None:
+            self._confirmed.clear()
+            await self._confirmed.wait()
 
     async def ready(self, topic: str, timeout: float = 5.0) -> None:
         """Return once this worker's listener receives ``topic``: a message published on it
@@ -445,7 +479,7 @@ class RedisBus:
         async with self._redis.pipeline(transaction=False) as pipe:
             pipe.zadd(index, dict.fromkeys(entries, expires))
             pipe.hset(data, mapping={
-                key: json.dumps(value, separators=(",", ":")) for key, value in entries.items()})
+                key: compact_json(value) for key, value in entries.items()})
             await pipe.execute()
 
     async def unlist(self, listing: str, keys: list[str]) -> None:
@@ -476,27 +510,21 @@ class RedisBus:
 
     def _send(self, action: str, topic: str) -> None:
         """Tell Redis about a (un)subscription now if connected; a reconnect subscribes anyway."""
-        pubsub = self._pubsub
-        if pubsub is None or not self.connected:
-            return
-        command = pubsub.subscribe if action == "subscribe" else pubsub.unsubscribe
-        task = asyncio.create_task(self._run_quietly(command(self._channel(topic))))
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
+        stream = self._subscribed
+        if stream is not None:
+            self._subscription(stream, "SUBSCRIBE" if action == "subscribe" else "UNSUBSCRIBE",
+                               [self._channel(topic)])
 
-    @staticmethod
-    async def _run_quietly(awaitable: Any) -> None:
-        # On connection trouble the listener notices too and resubscribes after reconnecting.
-        with contextlib.suppress(*_CONNECTION_ERRORS):
-            await awaitable
+    def _subscription(self, stream: RespStream, verb: str, channels: list[str]) -> None:
+        self._unconfirmed += len(channels)  # Redis confirms each channel on its own
+        stream.send([command(verb, *channels)])
 
     async def _listen(self) -> None:
         failures = 0
         while True:
-            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             delay = self._backoff[0]
             try:
-                await self._serve(pubsub, failures)
+                await self._serve(failures)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -509,42 +537,70 @@ class RedisBus:
                     log.exception("redis bus: listener failed; retrying in %.2f s", delay)
             finally:
                 self.connected = False
-                self._pubsub = None
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                stream, self._subscribed = self._subscribed, None
+                self._unconfirmed = 0
+                self._confirmed.set()
+                if stream is not None:
+                    stream.close()
             await asyncio.sleep(delay)
 
-    async def _serve(self, pubsub: PubSub, failures: int) -> None:
+    async def _serve(self, failures: int) -> None:
         """Subscribe every topic, then hand out messages until the connection fails."""
-        # The "_alive" channel keeps the PubSub connection open even with no rooms subscribed.
+        stream = await RespStream.open(self._url)
+        # The "_alive" channel keeps the connection subscribed even with no rooms here.
         channels = [self._channel(t) for t in self._subscribers]
-        await pubsub.subscribe(self._channel("_alive"), *channels)
-        self._pubsub = pubsub
-        self.connected = True
-        if failures:
-            self.reconnects += 1
-            log.warning("redis bus: reconnected; %d topics resubscribed", len(channels))
-            # Whatever was published meanwhile never reached this worker's subscribers.
-            for hook in list(self.on_reconnect):
-                try:
-                    hook()
-                except Exception:
-                    log.exception("redis bus: a reconnect hook failed")
+        self._subscribed = stream
+        self._subscription(stream, "SUBSCRIBE", [self._channel("_alive"), *channels])
         while True:
-            # A timeout keeps get_message from spinning and lets health checks run.
-            message = await pubsub.get_message(timeout=self._poll)
-            if message is not None and message.get("type") == "message":
-                self._dispatch(message)
+            for reply in await self._arrived(stream):
+                self._on_reply(reply)
+            if not self.connected and not self._unconfirmed:
+                # Every topic is subscribed: what is published from now on arrives here.
+                self.connected = True
+                if failures:
+                    self._reconnected(len(channels))
 
-    def _dispatch(self, message: dict[str, Any]) -> None:
+    async def _arrived(self, stream: RespStream) -> list[Any]:
+        """What arrived next; a PING when quiet for a while, and an error if that is not
+        answered either (a connection lost without a word, e.g. a network split)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self._ping_seconds):
+                return await stream.arrived()
+        stream.send([command("PING")])
+        try:
+            async with asyncio.timeout(self._ping_seconds):
+                return await stream.arrived()
+        except TimeoutError:
+            raise RedisConnectionError("Redis did not answer a PING") from None
+
+    def _reconnected(self, topics: int) -> None:
+        self.reconnects += 1
+        log.warning("redis bus: reconnected; %d topics resubscribed", topics)
+        # Whatever was published meanwhile never reached this worker's subscribers.
+        for hook in list(self.on_reconnect):
+            try:
+                hook()
+            except Exception:
+                log.exception("redis bus: a reconnect hook failed")
+
+    def _on_reply(self, reply: Any) -> None:
+        kind = reply[0]
+        if kind == b"message":
+            self._dispatch(reply[1], reply[2])
+        elif kind in (b"subscribe", b"unsubscribe"):
+            self._unconfirmed = max(0, self._unconfirmed - 1)
+            if not self._unconfirmed:
+                self._confirmed.set()
+
+    def _dispatch(self, channel_bytes: bytes, payload: bytes) -> None:
         own = self._own
-        if own is not None and message["data"].startswith(own):
+        if own is not None and payload.startswith(own):
             self.own_dropped += 1
             return
-        channel = message["channel"].decode()
+        channel = channel_bytes.decode()
         topic = channel.removeprefix(self._channel(""))
         try:
-            data = json.loads(message["data"])
+            data = json.loads(payload)
         except ValueError:
             log.warning("redis bus: a message on %s is not JSON", channel)
             return
@@ -567,7 +623,7 @@ def envelope_head(origin: str) -> str:
 
 def envelope(origin: str, message: dict[str, Any]) -> str:
     """``{"from": origin, "m": message}`` as JSON, the tag first (``RedisBus.drop_own``)."""
-    return envelope_head(origin) + json.dumps(message, separators=(",", ":")) + "}"
+    return envelope_head(origin) + compact_json(message) + "}"
 
 
 def _ms(seconds: float) -> int:

@@ -41,6 +41,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("uno.rooms")
 
+# How long a room's owner, once looked up, is trusted without news (see ``Forwarder._owners``).
+# A stale entry costs one refused call at most: fencing keeps a former owner from writing.
+OWNER_SECONDS = 30.0
+
+
 def worker_topic(worker: str) -> str:
     return f"worker:{worker}"
 
@@ -99,10 +104,10 @@ class Forwarder:
         self._tasks: set[asyncio.Task[None]] = set()
         self._unsubscribe: Any = None
         # Socket side: the owner each room's last call went to, and when it was looked up. It
-        # is asked again after a third of a lease, on a socket's connect, or at once when it did
-        # not answer or said it no longer runs the room: no Redis lookup before each command.
+        # is asked again on a socket's connect, when the room's new owner says "moved" (every
+        # takeover does: ``forget_owner``), at once when it did not answer or said it no longer
+        # runs the room, and after ``OWNER_SECONDS`` anyway: no Redis lookup before a command.
         self._owners: dict[str, tuple[str, float]] = {}
-        self._owner_seconds = ownership.ttl / 3
         # Owner side: where this worker marks which rooms other workers want events of.
         self._interest: LeasedBus | None = None
 
@@ -180,7 +185,7 @@ class Forwarder:
     async def _owner(self, code: str, fresh: bool = False) -> str | None:
         """The worker that runs room ``code`` (None: nobody, or this worker after all)."""
         cached = self._owners.get(code)
-        if not fresh and cached is not None and time.monotonic() - cached[1] < self._owner_seconds:
+        if not fresh and cached is not None and time.monotonic() - cached[1] < OWNER_SECONDS:
             return cached[0]
         looked_up = time.monotonic()
         holder = await self.redis.lease_holder(lease_key(code))
@@ -191,6 +196,10 @@ class Forwarder:
             self._owners.clear()  # stale entries of rooms long gone; cheap to look up again
         self._owners[code] = (holder[0], looked_up)
         return holder[0]
+
+    def forget_owner(self, code: str) -> None:
+        """Room ``code`` moved to another worker: look its owner up on the next call."""
+        self._owners.pop(code, None)
 
     async def _take_over(self, code: str) -> None:
         """The owner is gone: run the room here if its lease is free (this tells every socket

@@ -1,14 +1,17 @@
-"""This worker's connections, room by room: each bus message becomes one frame per connection,
-filtered through ``Event.for_viewer`` for the connection's seat (the only merge of private parts).
+"""This worker's connections, room by room. A room publishes one bus message per commit,
+``{"events": [[seq, public frame, [[seat, that seat's frame], ...]], ...]}``: every frame is
+encoded once, by the room's owner (``encode_event``, the only merge of private parts), and each
+connection here gets its seat's frame, or the public one.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from app.bus import Bus, Unsubscribe
 from app.engine import Event
+from app.jsonwire import compact_json
 
 # Close codes the room layer asks for.
 CLOSE_KICKED = 4403
@@ -37,7 +40,15 @@ def room_topic(code: str) -> str:
 
 
 def event_frame(seq: int, event: dict[str, Any]) -> str:
-    return json.dumps({"type": "event", "seq": seq, "event": event}, separators=(",", ":"))
+    return compact_json({"type": "event", "seq": seq, "event": event})
+
+
+def encode_event(seq: int, event: Event) -> list[Any]:
+    """``[seq, public frame, [[seat, frame], ...]]``: the frames of one event, for the bus."""
+    private = event.private or {}
+    return [seq, event_frame(seq, event.for_viewer(None)),
+            [[seat, event_frame(seq, event.for_viewer(seat))]
+             for seat, part in private.items() if part]]
 
 
 class Hub:
@@ -45,6 +56,7 @@ class Hub:
         self._bus = bus
         self._viewers: dict[str, set[Viewer]] = {}
         self._unsubscribe: dict[str, Unsubscribe] = {}
+        self.on_moved: list[Callable[[str], None]] = []  # told the code of a room that moved
 
     def attach(self, code: str, viewer: Viewer) -> None:
         viewers = self._viewers.get(code)
@@ -89,7 +101,8 @@ class Hub:
             return
         control = message.get("control")
         if control is None:
-            self._fan_out(viewers, message["seq"], Event.from_dict(message["event"]))
+            for seq, public, private in message["events"]:
+                self._fan_out(viewers, seq, public, private)
         elif control == "reseat":
             moves: dict[str, int] = message["seats"]
             for viewer in viewers:
@@ -100,6 +113,8 @@ class Hub:
                 if viewer.token_hash == message["token_hash"]:
                     viewer.close(CLOSE_KICKED, "removed from the table by the host")
         elif control == "moved":  # another worker took the room over: resume there
+            for hook in self.on_moved:
+                hook(code)
             for viewer in list(viewers):
                 viewer.close(CLOSE_RELOAD, "the room moved to another worker: reconnect")
         elif control == "closed":
@@ -107,12 +122,11 @@ class Hub:
                 viewer.close(message.get("close", CLOSE_ROOM_GONE), message.get("reason", ""))
 
     @staticmethod
-    def _fan_out(viewers: set[Viewer], seq: int, event: Event) -> None:
-        public = event_frame(seq, event.for_viewer(None))
-        private = event.private or {}
-        for viewer in list(viewers):
-            seat = viewer.seat
-            if seat is not None and seat in private:
-                viewer.deliver(seq, event_frame(seq, event.for_viewer(seat)))
-            else:
+    def _fan_out(viewers: set[Viewer], seq: int, public: str, private: list[list[Any]]) -> None:
+        if not private:
+            for viewer in list(viewers):
                 viewer.deliver(seq, public)
+            return
+        by_seat: dict[int | None, str] = {seat: frame for seat, frame in private}
+        for viewer in list(viewers):
+            viewer.deliver(seq, by_seat.get(viewer.seat, public))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import time
@@ -21,13 +20,14 @@ from app.bus import Bus
 from app.config import Settings
 from app.engine import EngineError, Event, Game, command_to_wire, parse_command
 from app.engine.commands import Command, NextRound, Timeout
+from app.jsonwire import compact_json
 from app.store.base import RoomRecord, RoomStore
 from app.store.errors import Fenced
 
 from . import host, lobby
 from .bot_driver import BotDriver
 from .errors import FORBIDDEN, WRONG_PHASE, RoomError, RoomUnavailable
-from .hub import CLOSE_RELOAD, room_topic
+from .hub import CLOSE_RELOAD, encode_event, room_topic
 from .items import Item
 from .meta import LOBBY, RoomMeta
 from .metrics import METRICS
@@ -258,9 +258,9 @@ class Room:
         await self.store.append(self.code, record, self.meta.to_dict() if meta_changed else None)
         METRICS.commits.observe(time.perf_counter() - storing)
         topic = room_topic(self.code)
-        for seq, event in stamped:
-            self.history.append((seq, event))
-            await self.bus.publish(topic, {"seq": seq, "event": event.to_dict()})
+        self.history.extend(stamped)
+        if stamped:  # one message for the commit: fewer to send, pass on and read everywhere
+            await self.bus.publish(topic, {"events": [encode_event(s, e) for s, e in stamped]})
         for control in controls or ():
             await self.bus.publish(topic, control)
         if self.meta.match is not None:
@@ -289,7 +289,7 @@ class Room:
 
     def state_frame(self, seat: int | None) -> str:
         view = state_view(self.meta, self.game, seat, self.seq)
-        return json.dumps({"type": "state", "seq": self.seq, "state": view}, separators=(",", ":"))
+        return compact_json({"type": "state", "seq": self.seq, "state": view})
 
     def _timer_delay(self) -> float | None:
         game = self.game

@@ -15,9 +15,11 @@ from app.bus.redis_bus import RedisBus
 from app.config import Settings
 from app.rooms import RoomRegistry
 from app.rooms.forwarding import Forwarder, RemoteRoom
+from app.rooms.hub import Hub
 from app.rooms.items import Item
 from app.rooms.ownership import FencedStore, Ownership
 from app.store.memory import MemoryRoomStore
+from tests.rooms.test_room_actor import FakeViewer
 from tests.services import redis_url
 
 
@@ -81,6 +83,33 @@ async def test_forwarded_commands_look_the_owner_up_once(workers: tuple[Worker, 
     stored = await owner.registry.store.load_room(code)
     assert stored is not None
     assert [r.command.get("type") for r in stored.records] == ["join"] + ["chat"] * 10
+
+
+async def test_a_rooms_owner_is_looked_up_again_once_a_new_owner_says_it_moved(
+    workers: tuple[Worker, Worker],
+) -> None:
+    owner, other = workers
+    forwarder = other.registry.forwarder
+    assert forwarder is not None
+    hub = Hub(other.registry.bus)  # wired as app.main does
+    hub.on_moved.append(forwarder.forget_owner)
+    watcher = FakeViewer()
+    async with asyncio.timeout(10):
+        code, seat, _ = await owner.registry.create("Ann")
+        room = await other.registry.get(code)
+        assert isinstance(room, RemoteRoom)
+        hub.attach(code, watcher)
+        await other.redis.ready(f"room:{code}")
+        chat = Item("command", seat=seat, message={"type": "chat", "text": "hi"})
+        await room.ask(chat)
+        await room.ask(chat)
+        assert other.lookups == 1
+        await owner.registry.bus.publish(f"room:{code}", {"control": "moved"})
+        await owner.redis.flush()
+        while watcher.closed is None:  # told to reconnect: the room runs elsewhere now
+            await asyncio.sleep(0.01)
+        await room.ask(chat)
+    assert other.lookups == 2
 
 
 async def test_an_owner_sends_a_rooms_events_to_redis_once_another_worker_asked_about_it(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -132,7 +133,7 @@ async def test_after_a_redis_restart_the_listener_reconnects_resubscribes_and_re
     got: list[dict[str, Any]] = []
     with private_redis() as server:
         bus = RedisBus(server.url, prefix=prefix, backoff_min=0.05, backoff_max=0.2,
-                       poll_seconds=0.2)
+                       ping_seconds=0.5)
         publisher = RedisBus(server.url, prefix=prefix)
         try:
             async with asyncio.timeout(20):
@@ -157,6 +158,34 @@ async def test_after_a_redis_restart_the_listener_reconnects_resubscribes_and_re
                 await publisher.publish("room:A", {"seq": 2})
                 await until(lambda: got == [{"seq": 1}, {"seq": 2}])
         finally:
+            async with asyncio.timeout(10):
+                await bus.close()
+                await publisher.close()
+
+
+async def test_a_listener_whose_redis_goes_silent_notices_by_ping_and_comes_back(
+    prefix: str,
+) -> None:
+    got: list[dict[str, Any]] = []
+    with private_redis() as server:
+        assert server.process is not None
+        bus = RedisBus(server.url, prefix=prefix, backoff_min=0.05, backoff_max=0.2,
+                       ping_seconds=0.3)
+        publisher = RedisBus(server.url, prefix=prefix)
+        try:
+            async with asyncio.timeout(20):
+                await bus.start()
+                bus.subscribe("room:S", got.append)
+                await bus.ready("room:S")
+                server.process.send_signal(signal.SIGSTOP)  # no FIN, no RST: just silence
+                await until(lambda: not bus.connected, 3)
+                server.process.send_signal(signal.SIGCONT)
+                await until(lambda: bus.connected, 10)
+                assert bus.reconnects == 1
+                await publisher.publish("room:S", {"seq": 1})
+                await until(lambda: got == [{"seq": 1}])
+        finally:
+            server.process.send_signal(signal.SIGCONT)
             async with asyncio.timeout(10):
                 await bus.close()
                 await publisher.close()
