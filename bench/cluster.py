@@ -3,7 +3,8 @@ Redis-backed workers with every room's sockets spread evenly over both (half of 
 room's owner through Redis); then the failover time from kill -9 of a room's owner to the next
 command applied by the surviving worker, over ``--kills`` kills.
 
-    .venv/bin/python -m bench.cluster [--rooms 200] [--seconds 20] [--kills 20] [--json]
+    .venv/bin/python -m bench.cluster [--rooms 200] [--seconds 20] [--kills 20] [--repeat 1]
+                                      [--json]
 
 Needs Postgres and Redis (``--database`` names a Postgres server database to create afresh,
 ``--redis`` a Redis URL). Targets (issue 6): p99 through Redis at most 10 ms above one worker;
@@ -17,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import os
+import statistics
 import sys
 import time
 import uuid
@@ -175,59 +177,74 @@ async def _answer(ws: Any, mid: str) -> str:
 
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
-    base = {"UNO_DATABASE_URL": args.database, "UNO_MAX_ROOMS": "100000"}
     out: dict[str, Any] = {"rooms": args.rooms, "clients_per_room": 4,
-                           "client_uvloop": args.uvloop}
+                           "client_uvloop": args.uvloop, "repeat": args.repeat}
     layouts = args.layouts.split(",")
+    runs: dict[str, list[dict[str, Any]]] = {layout: [] for layout in layouts}
+    # On a shared machine a tail latency swings from run to run: with --repeat the layouts
+    # take turns, each run on fresh processes and a fresh database, and the medians count.
+    for turn in range(args.repeat):
+        for layout in layouts:
+            last = turn == args.repeat - 1
+            kills = args.kills if last and layout == "two" else 0
+            runs[layout].append(await run_layout(args, layout, kills))
+    for layout, key in LAYOUT_KEYS.items():
+        if layout in runs:
+            out[key] = summary(runs[layout])
+    if "one" in runs and "two" in runs:
+        extra = [two["p99_ms"] - one["p99_ms"]
+                 for one, two in zip(runs["one"], runs["two"], strict=True)]
+        out["extra_p99_ms"] = statistics.median(extra)
+        out["extra_p99_runs_ms"] = extra
+    if "two" in runs and "failover_s" in runs["two"][-1]:
+        out["failover_s"] = runs["two"][-1]["failover_s"]
+    return out
 
-    def clustered() -> dict[str, str]:
-        return {**base, "UNO_REDIS_URL": args.redis,
+
+LAYOUT_KEYS = {"one": "one_worker", "redis": "one_redis_worker", "two": "two_workers"}
+
+
+def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """One run's figures as they are; several runs' medians, with every run's p99."""
+    if len(results) == 1:
+        return {k: v for k, v in results[0].items() if k != "failover_s"}
+    figures = ("p50_ms", "p99_ms", "worker_cpu_ms_per_action")
+    merged: dict[str, Any] = {k: statistics.median(r[k] for r in results) for k in figures}
+    merged["actions"] = sum(r["actions"] for r in results)
+    merged["p99_runs_ms"] = [r["p99_ms"] for r in results]
+    return merged
+
+
+async def run_layout(args: argparse.Namespace, layout: str, kills: int) -> dict[str, Any]:
+    """One measured run of ``layout`` on fresh workers and a fresh database (then ``kills``
+    failovers, for "two")."""
+    base = {"UNO_DATABASE_URL": args.database, "UNO_MAX_ROOMS": "100000"}
+    if layout != "one":  # "redis" (one worker on the Redis bus) and "two"
+        base = {**base, "UNO_REDIS_URL": args.redis,
                 "UNO_REDIS_PREFIX": f"bench:{uuid.uuid4().hex[:8]}:",
                 "UNO_LEASE_SECONDS": str(args.lease)}
-
-    if "one" in layouts:  # the in-process bus
-        await fresh_database(args.database)
-        single = Worker(base)
-        try:
-            rooms = await rooms_on([single], args.rooms)
-            out["one_worker"] = await spread_load([single], rooms, args.seconds, args.interval,
-                                                  args.announce)
-        finally:
-            stop(single.process)
-    if "redis" in layouts:  # one worker on the Redis bus (leases, posts, listener)
-        await fresh_database(args.database)
-        single = Worker(clustered())
-        try:
-            rooms = await rooms_on([single], args.rooms)
-            out["one_redis_worker"] = await spread_load([single], rooms, args.seconds,
-                                                        args.interval, args.announce)
-        finally:
-            stop(single.process)
-    if "two" not in layouts:
-        return out
     await fresh_database(args.database)
-    env = clustered()
-    workers = [Worker(env)]
-    workers.append(Worker(env))  # after the first: it migrated the database
+    workers = [Worker(base)]
     try:
+        if layout == "two":
+            workers.append(Worker(base))  # after the first: it migrated the database
         rooms = await rooms_on(workers, args.rooms)
-        out["two_workers"] = await spread_load(workers, rooms, args.seconds, args.interval,
-                                                  args.announce)
-        if "one_worker" in out:
-            out["extra_p99_ms"] = out["two_workers"]["p99_ms"] - out["one_worker"]["p99_ms"]
+        result = await spread_load(workers, rooms, args.seconds, args.interval, args.announce)
         times = []
-        for kill in range(args.kills):
+        for kill in range(kills):
             owner, other = workers[kill % 2], workers[(kill + 1) % 2]
             times.append(await applied_after_kill(owner, other))
             await asyncio.to_thread(owner.start)
         if times:
             ordered = sorted(times)
-            out["failover_s"] = {"kills": len(ordered), "p50": quantile_ms(ordered, 0.5) / 1000,
-                                 "p95": quantile_ms(ordered, 0.95) / 1000, "max": ordered[-1]}
+            result["failover_s"] = {"kills": len(ordered),
+                                    "p50": quantile_ms(ordered, 0.5) / 1000,
+                                    "p95": quantile_ms(ordered, 0.95) / 1000,
+                                    "max": ordered[-1]}
+        return result
     finally:
         for worker in workers:
             stop(worker.process)
-    return out
 
 
 def main() -> None:
@@ -236,6 +253,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--interval", type=float, default=3.0, help="seconds per seat action")
     parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of each layout, taking turns; medians are reported")
     parser.add_argument("--lease", type=float, default=2.0, help="UNO_LEASE_SECONDS")
     parser.add_argument("--database", default=POSTGRES)
     parser.add_argument("--redis", default=REDIS)
@@ -262,20 +281,27 @@ def main() -> None:
     if args.json:
         sys.stdout.write(json.dumps(out) + "\n")
         return
+    runs = f", medians of {args.repeat} runs each, taking turns" if args.repeat > 1 else ""
     lines = [f"{args.rooms} rooms x 4 clients, one action per seat every {args.interval:g} s"
-             f"{'' if args.uvloop else ' (clients on the default asyncio loop)'}"]
-    for key, label, cpu, after in (
-        ("one_worker", "one worker (in-process bus)", "worker CPU", ""),
-        ("one_redis_worker", "one worker (Redis bus)     ", "worker CPU", ""),
-        ("two_workers", "two workers (Redis bus)    ", "workers' CPU",
-         " (sockets spread evenly"
-         + (f"; extra p99 {out['extra_p99_ms']:+.1f} ms, target <= 10" if "extra_p99_ms" in out
-            else "") + ")"),
+             f"{'' if args.uvloop else ' (clients on the default asyncio loop)'}{runs}"]
+    for key, label, cpu in (
+        ("one_worker", "one worker (in-process bus)", "worker CPU"),
+        ("one_redis_worker", "one worker (Redis bus)     ", "worker CPU"),
+        ("two_workers", "two workers (Redis bus)    ", "workers' CPU"),
     ):
         if key in out:
             layout = out[key]
+            each = layout.get("p99_runs_ms")
             lines.append(f"{label}: p50 {layout['p50_ms']:.1f} ms, p99 {layout['p99_ms']:.1f} ms, "
-                         f"{cpu} {layout['worker_cpu_ms_per_action']:.2f} ms/action{after}")
+                         f"{cpu} {layout['worker_cpu_ms_per_action']:.2f} ms/action"
+                         + (f" (p99 per run: {', '.join(f'{v:.1f}' for v in each)})"
+                            if each else ""))
+    if "extra_p99_ms" in out:
+        each = out["extra_p99_runs_ms"]
+        lines.append(f"extra p99 through Redis (two workers, sockets spread evenly, against one"
+                     f"{', paired runs' if len(each) > 1 else ''}): {out['extra_p99_ms']:+.1f} ms"
+                     + (f" (per run: {', '.join(f'{v:+.1f}' for v in each)})"
+                        if len(each) > 1 else "") + ", target <= 10")
     if "failover_s" in out:
         fail = out["failover_s"]
         lines.append(f"failover (kill -9 to next applied command, lease {args.lease:g} s, "
