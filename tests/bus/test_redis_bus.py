@@ -191,6 +191,31 @@ async def test_a_listener_whose_redis_goes_silent_notices_by_ping_and_comes_back
                 await publisher.close()
 
 
+async def test_a_redis_with_a_password_carries_messages_and_a_wrong_one_is_refused(
+    prefix: str,
+) -> None:
+    got: list[dict[str, Any]] = []
+    with private_redis(password="s3cret") as server:
+        bus = RedisBus(server.url, prefix=prefix)
+        wrong = RedisBus(server.url.replace("s3cret", "guess"), prefix=prefix,
+                         backoff_min=0.05, backoff_max=0.1)
+        try:
+            async with asyncio.timeout(20):
+                await bus.start()
+                assert bus.connected and await bus.ping()
+                bus.subscribe("room:P", got.append)
+                await bus.ready("room:P")
+                await bus.publish("room:P", {"seq": 1})
+                await until(lambda: got == [{"seq": 1}])
+                assert not await wrong.ping()
+                with pytest.raises(ConnectionError):
+                    await wrong.publish("room:P", {"seq": 2})
+        finally:
+            async with asyncio.timeout(10):
+                await bus.close()
+                await wrong.close()
+
+
 async def test_a_listing_is_shared_by_every_worker_and_forgets_entries_nobody_refreshes(
     two_workers: tuple[RedisBus, RedisBus],
 ) -> None:

@@ -21,13 +21,15 @@ from tests.server_fixture import free_port
 
 
 class RedisServer:
-    def __init__(self) -> None:
+    def __init__(self, password: str | None = None) -> None:
         self.port = free_port()
+        self.password = password
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        auth = f":{self.password}@" if self.password else ""
+        return f"redis://{auth}127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = 10.0) -> None:
         binary = shutil.which("redis-server")
@@ -35,7 +37,7 @@ class RedisServer:
             raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
         self.process = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no"],
+             "--appendonly", "no", *(["--requirepass", self.password] if self.password else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + timeout
@@ -56,8 +58,8 @@ class RedisServer:
 
 
 @contextmanager
-def private_redis() -> Iterator[RedisServer]:
-    server = RedisServer()
+def private_redis(password: str | None = None) -> Iterator[RedisServer]:
+    server = RedisServer(password)
     server.start()
     try:
         yield server
