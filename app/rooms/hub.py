@@ -1,7 +1,7 @@
 """This worker's connections, room by room. A room publishes one bus message per commit,
-``{"events": [[seq, public frame, [[seat, that seat's frame], ...]], ...]}``: every frame is
-encoded once, by the room's owner (``encode_event``, the only merge of private parts), and each
-connection here gets its seat's frame, or the public one.
+``{"events": [EncodedEvent, ...]}``: every frame is encoded once, by the room's owner
+(``encode_event``, the only merge of private parts), and each connection here gets its seat's
+frame, or the public one.
 """
 
 from __future__ import annotations
@@ -43,12 +43,26 @@ def event_frame(seq: int, event: dict[str, Any]) -> str:
     return compact_json({"type": "event", "seq": seq, "event": event})
 
 
-def encode_event(seq: int, event: Event) -> list[Any]:
-    """``[seq, public frame, [[seat, frame], ...]]``: the frames of one event, for the bus."""
+# One event as its sockets get it: (seq, public frame, ((seat, that seat's frame), ...)). Rooms
+# keep their recent ones for resuming sockets: tuples of strings, which the garbage collector
+# stops tracking (the events themselves, dicts in dicts, it traversed at every collection). The
+# bus carries them as JSON arrays.
+EncodedEvent = tuple[int, str, tuple[tuple[int, str], ...]]
+
+
+def encode_event(seq: int, event: Event) -> EncodedEvent:
     private = event.private or {}
-    return [seq, event_frame(seq, event.for_viewer(None)),
-            [[seat, event_frame(seq, event.for_viewer(seat))]
-             for seat, part in private.items() if part]]
+    return (seq, event_frame(seq, event.for_viewer(None)),
+            tuple((seat, event_frame(seq, event.for_viewer(seat)))
+                  for seat, part in private.items() if part))
+
+
+def frame_for(event: EncodedEvent, seat: int | None) -> str:
+    """The frame of ``event`` that ``seat`` (None: a spectator) may see."""
+    for private_seat, frame in event[2]:
+        if private_seat == seat:
+            return frame
+    return event[1]
 
 
 class Hub:
@@ -122,7 +136,8 @@ class Hub:
                 viewer.close(message.get("close", CLOSE_ROOM_GONE), message.get("reason", ""))
 
     @staticmethod
-    def _fan_out(viewers: set[Viewer], seq: int, public: str, private: list[list[Any]]) -> None:
+    def _fan_out(viewers: set[Viewer], seq: int, public: str, private: Any) -> None:
+        """``private``: ((seat, frame), ...), or lists of two from another worker."""
         if not private:
             for viewer in list(viewers):
                 viewer.deliver(seq, public)

@@ -12,7 +12,7 @@ from app.engine.commands import Chat
 from . import host
 from .codes import new_token, token_hash
 from .errors import ALREADY_STARTED, ROOM_FULL, RoomError
-from .hub import Viewer, event_frame
+from .hub import Viewer, frame_for
 from .items import Item
 from .meta import LOBBY, SeatInfo
 
@@ -76,7 +76,7 @@ def resume_frames(room: Room, seat: int | None, since: int | None) -> list[str]:
     if since is not None and 0 <= since <= room.seq:
         oldest = room.history[0][0] if room.history else room.seq + 1
         if since >= oldest - 1:
-            return [event_frame(s, e.for_viewer(seat)) for s, e in room.history if s > since]
+            return [frame_for(event, seat) for event in room.history if event[0] > since]
     return [room.state_frame(seat)]
 
 

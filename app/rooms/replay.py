@@ -10,6 +10,7 @@ from app.config import Settings
 from app.engine import Event, Game, RiggedDeal, parse_command, rules_from_dict
 from app.store.base import RoomRecord, RoomStore, StoredRoom
 
+from .hub import EncodedEvent, encode_event
 from .meta import LOBBY, RoomMeta
 from .room import Clock, Room
 
@@ -49,11 +50,11 @@ def rebuild(
     meta = RoomMeta.from_dict(stored.meta)
     game = Game.restore(stored.snapshot) if stored.snapshot is not None else None
     seq = stored.snapshot_seq
-    history: list[tuple[int, Event]] = []
+    history: list[EncodedEvent] = []
     for record in stored.records:
         game = replay_record(game, record)
         for data in record.events:
-            history.append((int(data["seq"]), Event.from_dict(data)))
+            history.append(encode_event(int(data["seq"]), Event.from_dict(data)))
         seq = max(seq, record.seq)
     if meta.phase == LOBBY:
         game = None

@@ -27,7 +27,7 @@ from app.store.errors import Fenced
 from . import host, lobby
 from .bot_driver import BotDriver
 from .errors import FORBIDDEN, WRONG_PHASE, RoomError, RoomUnavailable
-from .hub import CLOSE_RELOAD, encode_event, room_topic
+from .hub import CLOSE_RELOAD, EncodedEvent, encode_event, room_topic
 from .items import Item
 from .meta import LOBBY, RoomMeta
 from .metrics import METRICS
@@ -72,7 +72,7 @@ class Room:
         clock: Clock = wall_clock_ms,
         game: Game | None = None,
         seq: int = 0,
-        history: list[tuple[int, Event]] | None = None,
+        history: list[EncodedEvent] | None = None,
         recorder: MatchRecorder | None = None,
     ) -> None:
         self.code = meta.code
@@ -83,7 +83,7 @@ class Room:
         self.bus = bus
         self.settings = settings
         self.clock = clock
-        self.history: deque[tuple[int, Event]] = deque(history or (), settings.keep_events)
+        self.history: deque[EncodedEvent] = deque(history or (), settings.keep_events)
         self.recorder: MatchRecorder = recorder or NoRecorder()
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.viewers = 0
@@ -258,9 +258,10 @@ class Room:
         await self.store.append(self.code, record, self.meta.to_dict() if meta_changed else None)
         METRICS.commits.observe(time.perf_counter() - storing)
         topic = room_topic(self.code)
-        self.history.extend(stamped)
-        if stamped:  # one message for the commit: fewer to send, pass on and read everywhere
-            await self.bus.publish(topic, {"events": [encode_event(s, e) for s, e in stamped]})
+        encoded = [encode_event(seq, event) for seq, event in stamped]
+        self.history.extend(encoded)
+        if encoded:  # one message for the commit: fewer to send, pass on and read everywhere
+            await self.bus.publish(topic, {"events": encoded})
         for control in controls or ():
             await self.bus.publish(topic, control)
         if self.meta.match is not None:

@@ -37,7 +37,6 @@ from sqlalchemy import (
     delete,
     func,
     insert,
-    literal,
     or_,
     select,
     update,
@@ -107,6 +106,28 @@ _SET_META = (
     )
     .values(meta=bindparam("p_meta", type_=JsonType))
 )
+
+
+def _snapshot_upsert(maker: Callable[[type[RoomSnapshot]], Any]) -> Any:
+    """A room's snapshot, replacing the one before, written only while the room is open and
+    ``p_gen`` is not behind its owner's generation. Built once: an upsert's ``excluded`` alias
+    copies the table's columns, which each snapshot paid for (and left to the collector)."""
+    source = select(
+        Room.id, bindparam("p_seq", type_=BigInteger), bindparam("p_data", type_=JsonType)
+    ).where(
+        Room.code == bindparam("p_code"),
+        Room.closed_at.is_(None),
+        Room.generation <= bindparam("p_gen", type_=BigInteger),
+    )
+    stmt = maker(RoomSnapshot).from_select(["room_id", "seq", "data"], source)
+    return stmt.on_conflict_do_update(
+        index_elements=[RoomSnapshot.room_id],
+        set_={"seq": stmt.excluded.seq, "data": stmt.excluded.data},
+    )
+
+
+_UPSERT_SNAPSHOT = {"postgresql": _snapshot_upsert(pg_insert),
+                    "sqlite": _snapshot_upsert(sqlite_insert)}
 
 
 @dataclass(slots=True)
@@ -357,20 +378,13 @@ class SqlRoomStore:
         await done
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
-        maker = pg_insert if self._postgres else sqlite_insert
+        stmt = _UPSERT_SNAPSHOT["postgresql" if self._postgres else "sqlite"]
         generation = self._fences.get(code, UNFENCED)
-        source = select(Room.id, literal(seq, BigInteger), literal(snapshot, JsonType)).where(
-            Room.code == code, Room.closed_at.is_(None), Room.generation <= generation
-        )
-        stmt = maker(RoomSnapshot).from_select(["room_id", "seq", "data"], source)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[RoomSnapshot.room_id],
-            set_={"seq": stmt.excluded.seq, "data": stmt.excluded.data},
-        )
+        values = {"p_code": code, "p_seq": seq, "p_data": snapshot, "p_gen": generation}
 
         async def run() -> None:
             async with self._engine.begin() as conn:
-                result = await conn.execute(stmt)
+                result = await conn.execute(stmt, values)
             if result.rowcount == 0:
                 raise await self._refusal(code, generation) or UnknownRoom(f"no open room {code}")
 
