@@ -135,7 +135,8 @@ async def spread_load(workers: list[Worker], rooms: list[tuple[str, list[str]]],
     # The workers' CPU per action: steadier than a tail latency on a shared machine.
     return {"actions": len(ordered), "p50_ms": quantile_ms(ordered, 0.5),
             "p99_ms": quantile_ms(ordered, 0.99),
-            "worker_cpu_ms_per_action": sum(cpu) * 1000 / max(1, len(ordered))}
+            "worker_cpu_ms_per_action": sum(cpu) * 1000 / max(1, len(ordered)),
+            "worker_cpu_s": sum(cpu)}
 
 
 async def rooms_on(workers: list[Worker], count: int) -> list[tuple[str, list[str]]]:

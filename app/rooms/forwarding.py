@@ -250,11 +250,43 @@ class Forwarder:
             if self._interest is not None and message.get("kind") != "disconnect":
                 # Before the room sees the call: its events from now on go to Redis too.
                 self._interest.want(room_topic(message["code"]), message["from"])
-            self._spawn(self._serve(message))
+            if not self._command_at_once(message):
+                self._spawn(self._serve(message))
         elif "close" in message:
             viewer = self._local.get(message["close"])
             if viewer is not None:
                 viewer.close(message["code"], message["reason"])
+
+    def _command_at_once(self, message: dict[str, Any]) -> bool:
+        """A command for a room running here goes straight into its inbox, answered from the
+        item's future: no task to start and no turn of the event loop before the room has it.
+        False for anything else (``_serve`` takes it)."""
+        code = message["code"]
+        room = self.registry.rooms.get(code)
+        if (message.get("kind") != "command" or room is None or room.stopped
+                or isinstance(room, RemoteRoom) or code not in self.ownership.generations):
+            return False
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        room.inbox.put_nowait(Item("command", seat=message.get("seat"),
+                                   message=message["message"], future=future))
+        future.add_done_callback(lambda done: self._answer(message, done))
+        return True
+
+    def _answer(self, message: dict[str, Any], done: asyncio.Future[Any]) -> None:
+        reply: dict[str, Any] = {"reply": message["call"]}
+        error = RoomUnavailable() if done.cancelled() else done.exception()
+        if error is None:
+            reply["result"] = done.result()
+        elif isinstance(error, EngineError | RoomError):
+            reply["error"] = _error_to_wire(error)
+        else:
+            log.error("forwarded command for room %s failed", message["code"], exc_info=error)
+            reply["error"] = _error_to_wire(RoomUnavailable())
+        topic = worker_topic(message["from"])
+        try:
+            self.redis.post(topic, reply)
+        except Exception:  # an earlier post failed (logged then); this one may go through
+            self.redis.post(topic, reply)
 
     async def _serve(self, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"reply": message["call"]}

@@ -13,7 +13,9 @@ import pytest
 from app.bus.leased import LeasedBus
 from app.bus.redis_bus import RedisBus
 from app.config import Settings
+from app.engine import EngineError
 from app.rooms import RoomRegistry
+from app.rooms.errors import RoomError
 from app.rooms.forwarding import Forwarder, RemoteRoom
 from app.rooms.hub import Hub
 from app.rooms.items import Item
@@ -83,6 +85,26 @@ async def test_forwarded_commands_look_the_owner_up_once(workers: tuple[Worker, 
     stored = await owner.registry.store.load_room(code)
     assert stored is not None
     assert [r.command.get("type") for r in stored.records] == ["join"] + ["chat"] * 10
+
+
+async def test_a_forwarded_command_the_room_refuses_raises_the_rooms_own_error_elsewhere(
+    workers: tuple[Worker, Worker],
+) -> None:
+    owner, other = workers
+    async with asyncio.timeout(10):
+        code, seat, _ = await owner.registry.create("Ann")
+        room = await other.registry.get(code)
+        assert isinstance(room, RemoteRoom)
+        with pytest.raises(RoomError) as refused:
+            await room.ask(Item("command", seat=seat, message={"type": "draw"}))
+        assert refused.value.code == "wrong_phase"  # the match has not started
+        with pytest.raises(EngineError) as bad:
+            await room.ask(Item("command", seat=seat, message={"type": "play", "card": "ZZ"}))
+        assert bad.value.code == "bad_message"
+        await room.ask(Item("command", seat=seat, message={"type": "chat", "text": "ok"}))
+    stored = await owner.registry.store.load_room(code)
+    assert stored is not None
+    assert [r.command.get("type") for r in stored.records] == ["chat"]  # nothing else changed
 
 
 async def test_a_rooms_owner_is_looked_up_again_once_a_new_owner_says_it_moved(
