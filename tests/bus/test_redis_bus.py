@@ -4,6 +4,7 @@ generation, and the listener comes back by itself after Redis restarts."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import uuid
@@ -24,6 +25,17 @@ async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
             await asyncio.sleep(0.01)
 
 
+@contextlib.asynccontextmanager
+async def closed_after(*buses: RedisBus) -> AsyncIterator[None]:
+    """Close every bus on the way out (within 10 s)."""
+    try:
+        yield
+    finally:
+        async with asyncio.timeout(10):
+            for bus in buses:
+                await bus.close()
+
+
 @pytest.fixture
 def prefix() -> str:
     return f"test:{uuid.uuid4().hex[:12]}:"  # tests never see each other's keys or channels
@@ -33,15 +45,11 @@ def prefix() -> str:
 async def two_workers(prefix: str) -> AsyncIterator[tuple[RedisBus, RedisBus]]:
     url = redis_url()
     buses = (RedisBus(url, prefix=prefix), RedisBus(url, prefix=prefix))
-    try:
+    async with closed_after(*buses):
         async with asyncio.timeout(10):
             for bus in buses:
                 await bus.start()
         yield buses
-    finally:
-        async with asyncio.timeout(10):
-            for bus in buses:
-                await bus.close()
 
 
 async def test_a_message_published_on_one_worker_reaches_subscribers_on_every_worker_in_order(
@@ -135,32 +143,27 @@ async def test_after_a_redis_restart_the_listener_reconnects_resubscribes_and_re
         bus = RedisBus(server.url, prefix=prefix, backoff_min=0.05, backoff_max=0.2,
                        ping_seconds=0.5)
         publisher = RedisBus(server.url, prefix=prefix)
-        try:
-            async with asyncio.timeout(20):
-                await bus.start()
-                back: list[int] = []
-                bus.on_reconnect.append(lambda: back.append(bus.reconnects))
-                bus.subscribe("room:A", got.append)
-                await bus.settled()
-                assert await bus.ping()
-                await publisher.publish("room:A", {"seq": 1})
-                await until(lambda: got == [{"seq": 1}])
+        async with closed_after(bus, publisher), asyncio.timeout(20):
+            await bus.start()
+            back: list[int] = []
+            bus.on_reconnect.append(lambda: back.append(bus.reconnects))
+            bus.subscribe("room:A", got.append)
+            await bus.settled()
+            assert await bus.ping()
+            await publisher.publish("room:A", {"seq": 1})
+            await until(lambda: got == [{"seq": 1}])
 
-                server.stop()
-                await until(lambda: not bus.connected)
-                assert not await bus.ping()  # /readyz says not ready meanwhile
+            server.stop()
+            await until(lambda: not bus.connected)
+            assert not await bus.ping()  # /readyz says not ready meanwhile
 
-                server.start()
-                await until(lambda: bus.connected, 10)
-                assert bus.reconnects == 1
-                assert back == [1]  # told, once subscribed again
-                assert await bus.ping()
-                await publisher.publish("room:A", {"seq": 2})
-                await until(lambda: got == [{"seq": 1}, {"seq": 2}])
-        finally:
-            async with asyncio.timeout(10):
-                await bus.close()
-                await publisher.close()
+            server.start()
+            await until(lambda: bus.connected, 10)
+            assert bus.reconnects == 1
+            assert back == [1]  # told, once subscribed again
+            assert await bus.ping()
+            await publisher.publish("room:A", {"seq": 2})
+            await until(lambda: got == [{"seq": 1}, {"seq": 2}])
 
 
 async def test_a_listener_whose_redis_goes_silent_notices_by_ping_and_comes_back(
@@ -172,8 +175,8 @@ async def test_a_listener_whose_redis_goes_silent_notices_by_ping_and_comes_back
         bus = RedisBus(server.url, prefix=prefix, backoff_min=0.05, backoff_max=0.2,
                        ping_seconds=0.3)
         publisher = RedisBus(server.url, prefix=prefix)
-        try:
-            async with asyncio.timeout(20):
+        async with closed_after(bus, publisher), asyncio.timeout(20):
+            try:
                 await bus.start()
                 bus.subscribe("room:S", got.append)
                 await bus.ready("room:S")
@@ -184,11 +187,8 @@ async def test_a_listener_whose_redis_goes_silent_notices_by_ping_and_comes_back
                 assert bus.reconnects == 1
                 await publisher.publish("room:S", {"seq": 1})
                 await until(lambda: got == [{"seq": 1}])
-        finally:
-            server.process.send_signal(signal.SIGCONT)
-            async with asyncio.timeout(10):
-                await bus.close()
-                await publisher.close()
+            finally:
+                server.process.send_signal(signal.SIGCONT)
 
 
 async def test_a_redis_with_a_password_carries_messages_and_a_wrong_one_is_refused(
@@ -199,21 +199,16 @@ async def test_a_redis_with_a_password_carries_messages_and_a_wrong_one_is_refus
         bus = RedisBus(server.url, prefix=prefix)
         wrong = RedisBus(server.url.replace("s3cret", "guess"), prefix=prefix,
                          backoff_min=0.05, backoff_max=0.1)
-        try:
-            async with asyncio.timeout(20):
-                await bus.start()
-                assert bus.connected and await bus.ping()
-                bus.subscribe("room:P", got.append)
-                await bus.ready("room:P")
-                await bus.publish("room:P", {"seq": 1})
-                await until(lambda: got == [{"seq": 1}])
-                assert not await wrong.ping()
-                with pytest.raises(ConnectionError):
-                    await wrong.publish("room:P", {"seq": 2})
-        finally:
-            async with asyncio.timeout(10):
-                await bus.close()
-                await wrong.close()
+        async with closed_after(bus, wrong), asyncio.timeout(20):
+            await bus.start()
+            assert bus.connected and await bus.ping()
+            bus.subscribe("room:P", got.append)
+            await bus.ready("room:P")
+            await bus.publish("room:P", {"seq": 1})
+            await until(lambda: got == [{"seq": 1}])
+            assert not await wrong.ping()
+            with pytest.raises(ConnectionError):
+                await wrong.publish("room:P", {"seq": 2})
 
 
 async def test_a_listing_is_shared_by_every_worker_and_forgets_entries_nobody_refreshes(
