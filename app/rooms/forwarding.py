@@ -62,6 +62,22 @@ def _error_from_wire(data: dict[str, Any]) -> EngineError | RoomError:
     return EngineError(data["message"], data["code"])
 
 
+def _reply(message: dict[str, Any], result: Any = None, error: BaseException | None = None
+           ) -> dict[str, Any]:
+    """The answer to the forwarded call ``message``: its result, or its error as the caller
+    will raise it (anything but a room's or the engine's own error: 503, logged here)."""
+    reply: dict[str, Any] = {"reply": message["call"]}
+    if error is None:
+        reply["result"] = result
+    elif isinstance(error, EngineError | RoomError):
+        reply["error"] = _error_to_wire(error)
+    else:
+        log.error("forwarded %s for room %s failed", message.get("kind"), message.get("code"),
+                  exc_info=error)
+        reply["error"] = _error_to_wire(RoomUnavailable())
+    return reply
+
+
 class RemoteViewer:
     """On the owner: a socket held by another worker. Its frames travel in the call's answer
     (first frames) and on the room topic (events); a close is sent back to its worker."""
@@ -273,15 +289,8 @@ class Forwarder:
         return True
 
     def _answer(self, message: dict[str, Any], done: asyncio.Future[Any]) -> None:
-        reply: dict[str, Any] = {"reply": message["call"]}
         error = RoomUnavailable() if done.cancelled() else done.exception()
-        if error is None:
-            reply["result"] = done.result()
-        elif isinstance(error, EngineError | RoomError):
-            reply["error"] = _error_to_wire(error)
-        else:
-            log.error("forwarded command for room %s failed", message["code"], exc_info=error)
-            reply["error"] = _error_to_wire(RoomUnavailable())
+        reply = _reply(message, None if error is not None else done.result(), error)
         topic = worker_topic(message["from"])
         try:
             self.redis.post(topic, reply)
@@ -289,15 +298,10 @@ class Forwarder:
             self.redis.post(topic, reply)
 
     async def _serve(self, message: dict[str, Any]) -> None:
-        reply: dict[str, Any] = {"reply": message["call"]}
         try:
-            reply["result"] = await self._run(message)
-        except (EngineError, RoomError) as exc:
-            reply["error"] = _error_to_wire(exc)
-        except Exception:
-            log.exception("forwarded %s for room %s failed", message.get("kind"),
-                          message.get("code"))
-            reply["error"] = _error_to_wire(RoomUnavailable())
+            reply = _reply(message, await self._run(message))
+        except Exception as exc:
+            reply = _reply(message, error=exc)
         await self.redis.publish(worker_topic(message["from"]), reply)
 
     async def _run(self, message: dict[str, Any]) -> Any:

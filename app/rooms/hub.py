@@ -115,8 +115,8 @@ class Hub:
             return
         control = message.get("control")
         if control is None:
-            for seq, public, private in message["events"]:
-                self._fan_out(viewers, seq, public, private)
+            for event in message["events"]:
+                self._fan_out(viewers, event)
         elif control == "reseat":
             moves: dict[str, int] = message["seats"]
             for viewer in viewers:
@@ -136,12 +136,8 @@ class Hub:
                 viewer.close(message.get("close", CLOSE_ROOM_GONE), message.get("reason", ""))
 
     @staticmethod
-    def _fan_out(viewers: set[Viewer], seq: int, public: str, private: Any) -> None:
-        """``private``: ((seat, frame), ...), or lists of two from another worker."""
-        if not private:
-            for viewer in list(viewers):
-                viewer.deliver(seq, public)
-            return
-        by_seat: dict[int | None, str] = {seat: frame for seat, frame in private}
+    def _fan_out(viewers: set[Viewer], event: EncodedEvent) -> None:
+        """``event`` as encoded, or as lists from another worker (the same shape)."""
+        seq = event[0]
         for viewer in list(viewers):
-            viewer.deliver(seq, by_seat.get(viewer.seat, public))
+            viewer.deliver(seq, frame_for(event, viewer.seat))
