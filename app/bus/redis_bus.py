@@ -391,7 +391,7 @@ class RedisBus:
         try:
             async with asyncio.timeout(timeout):
                 while not arrived.done():
-                    await self._redis.publish(self._channel(topic), json.dumps({"_probe": token}))
+                    await self.publish(topic, {"_probe": token})  # through the sender, in order
                     await asyncio.wait({arrived}, timeout=0.5)
         finally:
             self._probes.pop(token, None)
