@@ -14,11 +14,11 @@ not answer a PING on a quiet connection, it drops the connection, waits (exponen
 with jitter), opens a new one and subscribes every topic again. Its state (``connected``,
 ``reconnects``) feeds /readyz (``ping``) and /metrics.
 
-Publishing: every message of this bus goes out through one sender on its own connection, in the
-order given, whatever is queued meanwhile in one pipelined round trip. ``publish`` waits until
-Redis has its message (and so every message given before it); ``post`` does not wait (a room's
-events: the room goes on with its next command while they travel), and a failure to send is
-logged and raised by the next ``post``.
+Publishing: every message of this bus goes out through one ``Publisher`` on its own connection,
+in the order given, what is given during one turn of the event loop in one write. ``publish``
+waits until Redis has its message (and so every message given before it); ``post`` does not
+wait (a room's events: the room goes on with its next command while they travel), and a failure
+to send is logged and raised by the next ``post``.
 
 Leases: the key holds the owner and a generation drawn from a per-key counter (INCR), so every
 new holder gets a higher number than all before it; writes are fenced with that number. Renewal
@@ -48,6 +48,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from app.jsonwire import compact_json
 
 from .base import Handler, Unsubscribe
+from .publisher import Publisher
 from .resp import RespStream, command
 
 log = logging.getLogger("uno.bus")
@@ -178,7 +179,7 @@ class RedisBus:
         self._ping_seconds = ping_seconds  # a connection quiet this long is asked for a PONG
         self._subscribers: dict[str, list[Handler]] = {}
         self._subscribed: RespStream | None = None  # the listener's connection
-        self._publisher: RespStream | None = None  # the sender's connection
+        self._publisher = Publisher(url)
         self._listener: asyncio.Task[None] | None = None
         self._probes: dict[str, asyncio.Future[None]] = {}
         self._take = self._redis.register_script(_TAKE)
@@ -193,11 +194,6 @@ class RedisBus:
         self._unconfirmed = 0  # (un)subscriptions sent that Redis has not confirmed yet
         self._confirmed = asyncio.Event()
         self.reconnects = 0  # times the listener came back after losing Redis
-        # (channel, payload, the publisher's future or None for a post), oldest first.
-        self._outbox: list[tuple[str, str, asyncio.Future[None] | None]] = []
-        self._sender: asyncio.Task[None] | None = None
-        self._post_error: Exception | None = None
-        self.sends = 0  # round trips the sender made (tests, benchmarks)
         # Messages this bus's own origin published come back from Redis: those that start with
         # this (see ``drop_own``) are dropped before any decoding.
         self._own: bytes | None = None
@@ -221,19 +217,12 @@ class RedisBus:
         with contextlib.suppress(Exception):  # what is still queued goes out first
             async with asyncio.timeout(2):
                 await self.flush()
-        if self._sender is not None:
-            self._sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._sender
-            self._sender = None
+        await self._publisher.close()
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
             self._listener = None
-        if self._publisher is not None:
-            self._publisher.close()
-            self._publisher = None
         self._subscribers.clear()
         await self._redis.aclose()
 
@@ -249,7 +238,8 @@ class RedisBus:
     async def publish(self, topic: str, message: dict[str, Any]) -> None:
         """Publish ``message``; returns once Redis has it, after every message given before."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue(topic, message, done)
+        self._publisher.give(command("PUBLISH", self._channel(topic), compact_json(message)),
+                             done)
         await done
 
     async def listening(self, topics: list[str]) -> list[bool]:
@@ -265,91 +255,19 @@ class RedisBus:
 
     def post_json(self, topic: str, payload: str) -> None:
         """``post`` for a message already encoded (a JSON object)."""
-        error, self._post_error = self._post_error, None
+        error = self._publisher.take_error()
         if error is not None:
             raise error
-        self._outbox.append((self._channel(topic), payload, None))
-        self._wake()
+        self._publisher.give(command("PUBLISH", self._channel(topic), payload), None)
 
     async def flush(self) -> None:
         """Wait until every message given so far has been sent (or failed)."""
-        while self._outbox or (self._sender is not None and not self._sender.done()):
-            sender = self._sender
-            if sender is None or sender.done():
-                self._wake()
-                continue
-            await asyncio.wait({sender})
+        await self._publisher.flush()
 
-    def _queue(self, topic: str, message: dict[str, Any], done: asyncio.Future[None] | None
-               ) -> None:
-        payload = compact_json(message)
-        self._outbox.append((self._channel(topic), payload, done))
-        self._wake()
-
-    def _wake(self) -> None:
-        sender = self._sender
-        if sender is None or sender.done():
-            self._sender = asyncio.create_task(self._send_outbox(), name="redis bus sender")
-
-    async def _send_outbox(self) -> None:
-        """Send what is queued, oldest first: one round trip for everything queued meanwhile."""
-        while self._outbox:
-            batch, self._outbox = self._outbox, []
-            error: Exception | None = None
-            try:
-                await self._publish_batch(batch)
-                self.sends += 1
-            except asyncio.CancelledError:
-                for _, _, done in batch + self._outbox:
-                    if done is not None and not done.done():
-                        done.set_exception(RedisConnectionError("the bus closed"))
-                self._outbox = []
-                raise
-            except Exception as exc:
-                error = exc
-            for _, _, done in batch:
-                if done is None:
-                    continue
-                if done.done():
-                    continue  # its publisher was cancelled
-                if error is None:
-                    done.set_result(None)
-                else:
-                    done.set_exception(error)
-            if error is not None and any(done is None for _, _, done in batch):
-                log.warning("redis bus: %d messages not published (%r)", len(batch), error)
-                self._post_error = error
-
-    async def _publish_batch(self, batch: list[tuple[str, str, asyncio.Future[None] | None]]
-                             ) -> None:
-        """One write of a PUBLISH per message, then their replies: one round trip."""
-        stream = await self._publishing_stream()
-        try:
-            stream.send([command("PUBLISH", channel, payload) for channel, payload, _ in batch])
-            await stream.replies(len(batch))
-        except BaseException:
-            self._publisher = None  # replies may be left unread: the stream is not reused
-            stream.close()
-            raise
-
-    async def _publishing_stream(self) -> RespStream:
-        """The sender's connection; a new one if Redis closed it (a restart), after up to
-        three tries."""
-        stream = self._publisher
-        if stream is not None and stream.usable:
-            return stream
-        if stream is not None:
-            stream.close()
-            self._publisher = None
-        for attempt in range(3):
-            try:
-                self._publisher = await RespStream.open(self._url)
-                return self._publisher
-            except _CONNECTION_ERRORS:
-                if attempt == 2:
-                    raise
-                await asyncio.sleep(0.05 * 2**attempt)
-        raise AssertionError("unreachable")
+    @property
+    def sends(self) -> int:
+        """Writes of messages to Redis so far (tests, benchmarks)."""
+        return self._publisher.writes
 
     def drop_own(self, origin: str) -> None:
         """Drop, unread, every message received whose JSON starts with ``{"from": origin,``:

@@ -191,6 +191,66 @@ async def test_a_listener_whose_redis_goes_silent_notices_by_ping_and_comes_back
                 server.process.send_signal(signal.SIGCONT)
 
 
+async def test_a_message_given_while_earlier_ones_await_their_replies_is_written_at_once(
+    prefix: str,
+) -> None:
+    """An event is not held back behind a round trip still in flight: with Redis frozen (no
+    reply can come), each turn's messages are still written, and all arrive in order."""
+    got: list[int] = []
+    with private_redis() as server:
+        assert server.process is not None
+        listener = RedisBus(server.url, prefix=prefix)
+        bus = RedisBus(server.url, prefix=prefix)
+        async with closed_after(listener, bus), asyncio.timeout(20):
+            try:
+                await listener.start()
+                listener.subscribe("room:W", lambda m: got.append(m["n"]))
+                await listener.ready("room:W")
+                await bus.publish("room:W", {"n": 0})  # connected
+                writes = bus.sends
+                server.process.send_signal(signal.SIGSTOP)
+                for n in (1, 2, 3):
+                    bus.post("room:W", {"n": n})
+                    for _ in range(3):
+                        await asyncio.sleep(0)
+                assert bus.sends - writes == 3  # no write waited for an earlier one's reply
+                server.process.send_signal(signal.SIGCONT)
+                await bus.publish("room:W", {"n": 4})
+                await until(lambda: got == [0, 1, 2, 3, 4])
+            finally:
+                server.process.send_signal(signal.SIGCONT)
+
+
+async def test_messages_lost_with_redis_fail_loudly_and_later_ones_go_out_on_a_new_connection(
+    prefix: str, caplog: pytest.LogCaptureFixture,
+) -> None:
+    got: list[int] = []
+    with private_redis() as server:
+        assert server.process is not None
+        listener = RedisBus(server.url, prefix=prefix, backoff_min=0.05, backoff_max=0.2)
+        bus = RedisBus(server.url, prefix=prefix)
+        async with closed_after(listener, bus), asyncio.timeout(20):
+            await listener.start()
+            listener.subscribe("room:L", lambda m: got.append(m["n"]))
+            await listener.ready("room:L")
+            await bus.publish("room:L", {"n": 1})
+            server.process.send_signal(signal.SIGSTOP)
+            waiting = asyncio.create_task(bus.publish("room:L", {"n": 2}))
+            bus.post("room:L", {"n": 3})
+            await asyncio.sleep(0.05)  # both written, neither answered
+            server.stop()  # kill -9: the connection drops with them
+            with pytest.raises(ConnectionError):
+                await waiting
+            assert "2 messages not published" in caplog.text
+            server.start()
+            await until(lambda: listener.connected, 10)
+            with pytest.raises(ConnectionError):  # the lost post's error, raised once
+                bus.post("room:L", {"n": 4})
+            bus.post("room:L", {"n": 5})
+            await bus.publish("room:L", {"n": 6})
+            await until(lambda: got == [1, 5, 6])
+
+
 async def test_a_redis_with_a_password_carries_messages_and_a_wrong_one_is_refused(
     prefix: str,
 ) -> None:
