@@ -89,9 +89,10 @@ class Publisher:
         self._write_soon = None
         stream = self._stream
         if stream is None or not stream.usable:
+            # Connecting first: dropping the old stream then schedules no second connection.
+            self._connecting = asyncio.create_task(self._connect(), name="redis bus publisher")
             if stream is not None:
                 self._drop(RedisConnectionError("Redis closed the connection"))
-            self._connecting = asyncio.create_task(self._connect(), name="redis bus publisher")
             return
         batch, self._outbox = self._outbox, []
         if batch:
@@ -139,11 +140,9 @@ class Publisher:
                 unanswered = self._unanswered
                 for reply in replies:
                     done = unanswered.popleft()
-                    if done is None or done.done():
-                        continue  # a post, or a publisher that stopped waiting
                     if isinstance(reply, hiredis.ReplyError):
-                        done.set_exception(RespError(str(reply)))
-                    else:
+                        self._failed([done], RespError(str(reply)))  # e.g. Redis out of memory
+                    elif done is not None and not done.done():
                         done.set_result(None)
         except asyncio.CancelledError:
             raise

@@ -15,6 +15,7 @@ import pytest
 
 from app.bus.leased import LeasedBus
 from app.bus.redis_bus import RedisBus, envelope, envelope_head
+from app.bus.resp import RespStream
 from tests.cluster.redis_server import private_redis
 from tests.services import redis_url
 
@@ -249,6 +250,57 @@ async def test_messages_lost_with_redis_fail_loudly_and_later_ones_go_out_on_a_n
             bus.post("room:L", {"n": 5})
             await bus.publish("room:L", {"n": 6})
             await until(lambda: got == [1, 5, 6])
+
+
+async def test_a_publishing_connection_found_closed_is_replaced_once_and_order_holds(
+    two_workers: tuple[RedisBus, RedisBus], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    one, two = two_workers
+    got: list[int] = []
+    two.subscribe("room:C", lambda m: got.append(m["n"]))
+    await two.ready("room:C")
+    async with asyncio.timeout(5):
+        await one.publish("room:C", {"n": 0})
+        opened: list[str] = []
+        real_open = RespStream.open
+
+        async def counted_open(url: str, timeout: float = 2.0) -> RespStream:
+            opened.append(url)
+            return await real_open(url, timeout)
+
+        monkeypatch.setattr(RespStream, "open", counted_open)
+        stream = one._publisher._stream
+        assert stream is not None
+        stream.close()  # found closed by the next write, before its reader hears of it
+        for n in range(1, 21):
+            one.post("room:C", {"n": n})
+            if n % 5 == 0:
+                await asyncio.sleep(0)
+        await one.publish("room:C", {"n": 21})
+        await until(lambda: len(got) == 22)
+    assert got == list(range(22))
+    assert len(opened) == 1
+
+
+async def test_a_post_redis_refuses_is_logged_and_raised_by_the_next_post(
+    prefix: str, caplog: pytest.LogCaptureFixture,
+) -> None:
+    with private_redis() as server:
+        admin = RedisBus(server.url, prefix=prefix)
+        allowed = f"{prefix}bus:room:ok"
+        await admin._redis.execute_command(
+            "ACL", "SETUSER", "limited", "on", ">pw", "~*", "+@all", "resetchannels",
+            f"&{allowed}")
+        limited = RedisBus(server.url.replace("redis://", "redis://limited:pw@"), prefix=prefix)
+        async with closed_after(admin, limited), asyncio.timeout(10):
+            await limited.publish("room:ok", {"n": 1})
+            limited.post("room:nope", {"n": 2})  # not this user's channel: Redis says NOPERM
+            await limited.flush()
+            assert "1 messages not published" in caplog.text
+            with pytest.raises(ConnectionError, match="NOPERM"):
+                limited.post("room:ok", {"n": 3})
+            limited.post("room:ok", {"n": 4})  # raised once: later posts go out again
+            await limited.publish("room:ok", {"n": 5})
 
 
 async def test_a_redis_with_a_password_carries_messages_and_a_wrong_one_is_refused(
