@@ -15,7 +15,7 @@ import pytest
 
 from app.bus.leased import LeasedBus
 from app.bus.redis_bus import RedisBus, envelope, envelope_head
-from app.bus.resp import RespStream
+from app.bus.resp import RespStream, command
 from tests.cluster.redis_server import private_redis
 from tests.services import redis_url
 
@@ -286,13 +286,13 @@ async def test_a_post_redis_refuses_is_logged_and_raised_by_the_next_post(
     prefix: str, caplog: pytest.LogCaptureFixture,
 ) -> None:
     with private_redis() as server:
-        admin = RedisBus(server.url, prefix=prefix)
-        allowed = f"{prefix}bus:room:ok"
-        await admin._redis.execute_command(
-            "ACL", "SETUSER", "limited", "on", ">pw", "~*", "+@all", "resetchannels",
-            f"&{allowed}")
+        admin = await RespStream.open(server.url)
+        admin.send([command("ACL", "SETUSER", "limited", "on", ">pw", "~*", "+@all",
+                            "resetchannels", f"&{prefix}bus:room:ok")])
+        await admin.replies(1)
+        admin.close()
         limited = RedisBus(server.url.replace("redis://", "redis://limited:pw@"), prefix=prefix)
-        async with closed_after(admin, limited), asyncio.timeout(10):
+        async with closed_after(limited), asyncio.timeout(10):
             await limited.publish("room:ok", {"n": 1})
             limited.post("room:nope", {"n": 2})  # not this user's channel: Redis says NOPERM
             await limited.flush()
