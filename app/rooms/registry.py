@@ -58,6 +58,7 @@ class RoomRegistry:
         self.clock = clock
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self._creating: set[str] = set()  # codes drawn by a creation under way here
         self.spectators: Any = None  # set by the app: code -> spectator count
         # Set by the app: this worker's spectators per room (many workers: shared each tick).
         self.spectator_counts: Callable[[], dict[str, int]] | None = None
@@ -124,27 +125,42 @@ class RoomRegistry:
         )
         for _ in range(20):
             code = new_room_code()
-            if code in self.rooms or await self.store.load_room(code) is not None:
+            if code in self.rooms or code in self._creating:
                 continue
-            meta.code = code
-            generation = None
+            # Held until the room runs: a creation at the same time on this worker drawing the
+            # same code would claim the same lease, and release it under this room on losing.
+            self._creating.add(code)
             try:
-                if self.ownership is not None:
-                    await self.ownership.claim(code)
-                await self.store.create_room(code, meta.to_dict())
-                if self.ownership is not None:
-                    generation = await self._fence(code)
-            except (StoreError, RoomError):
-                await self._release(code)
-                continue  # taken by another worker meanwhile
-            room = Room(meta, self.store, self.bus, self.settings, self.clock,
-                        recorder=self.recorder)
-            room.lease_generation = generation
-            self._run(room)
+                opened = await self._open_new(code, meta)
+            finally:
+                self._creating.discard(code)
+            if opened is None:
+                continue
             if public and self.ownership is not None:
-                await self._list([room])  # listed on every worker at once, not next tick
+                await self._list([opened])  # listed on every worker at once, not next tick
             return code, 0, token
         raise RoomError("server_full", "no free room code found; try again", 503)
+
+    async def _open_new(self, code: str, meta: RoomMeta) -> Room | None:
+        """Open room ``code`` in the store (under its lease) and run it; None: code taken."""
+        if await self.store.load_room(code) is not None:
+            return None
+        meta.code = code
+        generation = None
+        try:
+            if self.ownership is not None:
+                await self.ownership.claim(code)
+            await self.store.create_room(code, meta.to_dict())
+            if self.ownership is not None:
+                generation = await self._fence(code)
+        except (StoreError, RoomError):
+            await self._release(code)
+            return None  # taken by another worker meanwhile
+        room = Room(meta, self.store, self.bus, self.settings, self.clock,
+                    recorder=self.recorder)
+        room.lease_generation = generation
+        self._run(room)
+        return room
 
     async def get(self, code: str, *, known: bool = False) -> Room | None:
         """The live room ``code``, loaded from the store if it is not in memory; None: unknown.

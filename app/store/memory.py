@@ -10,7 +10,7 @@ import copy
 from typing import Any
 
 from .base import RoomRecord, StoredRoom
-from .errors import Fenced, UnknownRoom
+from .errors import Fenced, RoomExists, UnknownRoom
 
 UNFENCED = 2**62  # a store that never took a room over writes to it unconditionally
 
@@ -30,9 +30,12 @@ class MemoryRoomStore:
             raise Fenced(code, mine, current)
 
     async def create_room(self, code: str, meta: dict[str, Any]) -> None:
+        if code in self._rooms and code not in self._closed:
+            raise RoomExists(f"room {code} is already open")  # as the SQL store's constraint
         self._rooms[code] = StoredRoom(code, copy.deepcopy(meta), None, 0)
         self._generations[code] = 0
         self._parked.discard(code)
+        self._closed.discard(code)  # a closed room's code is free again, with a clean log
 
     async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
         room = self._rooms[code]

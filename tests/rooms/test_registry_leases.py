@@ -134,3 +134,23 @@ async def test_a_room_taken_over_by_another_worker_stays_in_the_shared_list(
         listed = await a.redis.listed(PUBLIC_LISTING)
         assert code in {entry["code"] for entry in listed}  # b's entry, not unlisted by a
         assert code in {room["code"] for room in await a.registry.listed_rooms()}
+
+
+async def test_two_rooms_created_at_once_with_the_same_code_each_keep_a_lease(
+    worker: Worker, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two hosts create rooms on one worker at the same moment and both draw the same code:
+    one gets it, the other another code, and both rooms take moves (the loser giving the code
+    back must not release the winner's lease: it was the winner's 503 on its first join)."""
+    codes = iter(["CXWP", "CXWP", "BDFG", "HJKL"])
+    monkeypatch.setattr("app.rooms.registry.new_room_code", lambda: next(codes))
+    registry = worker.registry
+    async with asyncio.timeout(10):
+        made = await asyncio.gather(registry.create("Ann"), registry.create("Bob"))
+        assert sorted(code for code, _, _ in made) == ["BDFG", "CXWP"]
+        for code, seat, _ in made:
+            assert code in worker.ownership.generations
+            holder = await worker.redis.lease_holder(lease_key(code))
+            assert holder is not None and holder[0] == "a"
+            await registry.rooms[code].ask(
+                Item("command", seat=seat, message={"type": "chat", "text": "hi"}))

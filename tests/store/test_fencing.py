@@ -23,7 +23,7 @@ from app.rooms.items import Item
 from app.rooms.ownership import FencedStore, Ownership, lease_key
 from app.store.base import RoomStore
 from app.store.db import create_engine, dispose_engine
-from app.store.errors import Fenced, UnknownRoom
+from app.store.errors import Fenced, RoomExists, UnknownRoom
 from app.store.memory import MemoryRoomStore
 from app.store.sql import SqlRoomStore
 from tests.services import redis_url
@@ -294,3 +294,21 @@ async def test_a_worker_forgets_the_fences_of_the_rooms_it_lost(worker_store: Wo
             await owner.close()
         for bus in buses:
             await bus.close()
+
+
+async def test_an_open_rooms_code_is_refused_to_another_worker_and_a_closed_ones_is_free(
+    worker_store: Workers,
+) -> None:
+    """Every store the same way (the registry draws another code on RoomExists)."""
+    one, other = worker_store(), worker_store()
+    await one.create_room("CODE", {"n": 1})
+    with pytest.raises(RoomExists):
+        await other.create_room("CODE", {"n": 2})
+    loaded = await one.load_room("CODE")
+    assert loaded is not None and loaded.meta == {"n": 1}  # the refused one changed nothing
+    await one.close_room("CODE")
+    await other.create_room("CODE", {"n": 3})
+    await other.take_over("CODE", 1)
+    await other.append("CODE", record(1), None)
+    loaded = await one.load_room("CODE")
+    assert loaded is not None and loaded.meta == {"n": 3} and len(loaded.records) == 1
