@@ -21,6 +21,7 @@ class Settings(BaseSettings):
     # owner died with no client left to ask for them (bots, timers), and takes them over.
     sweep_seconds: float = 3.0
     testing: bool = False
+    log_level: str = "INFO"  # the server's own log lines (``uno.*``) from this level up
     host: str = "127.0.0.1"
     port: int = 8000
     static_dir: str = "static"

@@ -21,6 +21,7 @@ from app.api.deps import Services
 from app.api.limits import KeyedRateLimiter
 from app.bus import Bus, InProcessBus
 from app.config import Settings, get_settings
+from app.logs import configure_logging
 from app.rooms import Hub, RoomRegistry
 from app.rooms.forwarding import Forwarder
 from app.rooms.hub import CLOSE_RELOAD, room_topic
@@ -104,6 +105,7 @@ def settle_garbage_collector() -> None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    configure_logging(settings.log_level)
 
     @asynccontextmanager
     async def lifespan(application: FastAPI) -> AsyncIterator[None]:
