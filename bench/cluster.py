@@ -6,6 +6,9 @@ command applied by the surviving worker, over ``--kills`` kills.
     .venv/bin/python -m bench.cluster [--rooms 200] [--seconds 20] [--kills 20] [--repeat 1]
                                       [--json]
 
+Each layout also prints each socket's latency by what crossed Redis on its way (nothing; the
+event; the command; both), so a slower owner and the hops themselves show apart.
+
 Needs Postgres and Redis (``--database`` names a Postgres server database to create afresh,
 ``--redis`` a Redis URL). Targets (issue 6): p99 through Redis at most 10 ms above one worker;
 failover p95 <= 5 s (with ``--lease`` seconds, default 2).
@@ -47,6 +50,7 @@ from bench.server import (
 
 POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/uno_bench_cluster"
 REDIS = "redis://127.0.0.1:6379/13"
+OwnedRoom = tuple[str, list[str], int]  # code, seat tokens, index of the worker that owns it
 
 
 async def fresh_database(url: str) -> None:
@@ -96,12 +100,16 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def spread_load(workers: list[Worker], rooms: list[tuple[str, list[str]]],
+async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
                       seconds: float, interval: float, announce: bool = False
                       ) -> dict[str, Any]:
     """bench/server.py's load, seat ``i`` of every room connected to worker ``i % n``."""
     results: list[float] = []
-    tables = [BenchRoom(code, tokens, results) for code, tokens in rooms]
+    deliveries: list[list[tuple[int, list[float]]]] = [[] for _ in workers]  # per owner
+    tables = []
+    for code, tokens, owner in rooms:
+        tables.append(BenchRoom(code, tokens, results))
+        tables[-1].deliveries = deliveries[owner]
     seats = [s for t in tables for s in t.seats]
 
     async def connect(seat: Seat) -> None:
@@ -119,6 +127,8 @@ async def spread_load(workers: list[Worker], rooms: list[tuple[str, list[str]]],
     drivers = [asyncio.create_task(t.drive(interval, until)) for t in tables]
     await asyncio.sleep(warm - time.perf_counter())
     results.clear()
+    for sink in deliveries:
+        sink.clear()
     if announce:  # e.g. for a profiler to attach to the workers for the measured window
         print(f"measuring {seconds:g} s: worker pids "
               f"{' '.join(str(w.process.pid) for w in workers)}", file=sys.stderr, flush=True)
@@ -132,19 +142,51 @@ async def spread_load(workers: list[Worker], rooms: list[tuple[str, list[str]]],
     for task in readers:
         task.cancel()
     ordered = sorted(results)
+    paths = latency_by_path(deliveries)
     # The workers' CPU per action: steadier than a tail latency on a shared machine.
     return {"actions": len(ordered), "p50_ms": quantile_ms(ordered, 0.5),
             "p99_ms": quantile_ms(ordered, 0.99),
             "worker_cpu_ms_per_action": sum(cpu) * 1000 / max(1, len(ordered)),
-            "worker_cpu_s": sum(cpu)}
+            "worker_cpu_s": sum(cpu), "paths": paths}
 
 
-async def rooms_on(workers: list[Worker], count: int) -> list[tuple[str, list[str]]]:
-    """``count`` rooms, owned by the workers in turn."""
-    rooms: list[tuple[str, list[str]]] = []
+# What crosses Redis on the way from a move to one socket (seat i on worker i % workers), by
+# (the actor's socket is on the room's owner, the receiving socket is on the owner).
+PATHS = {
+    (True, True): "no Redis (actor and socket on the owner)",
+    (True, False): "event through Redis",
+    (False, True): "command through Redis",
+    (False, False): "command and event through Redis",
+}
+
+
+def latency_by_path(deliveries: list[list[tuple[int, list[float]]]]
+                    ) -> dict[str, dict[str, float]]:
+    """Each socket's latency (not only the last one's) by what crossed Redis to reach it, from
+    the (actor, latency per seat) of every move in the rooms each worker owns: where the extra
+    time of two workers goes (a slower owner, or the hops)."""
+    by_path: dict[str, list[float]] = {label: [] for label in PATHS.values()}
+    workers = len(deliveries)
+    for owner, moves in enumerate(deliveries):
+        for actor, arrivals in moves:
+            for seat, latency in enumerate(arrivals):
+                key = (actor % workers == owner, seat % workers == owner)
+                by_path[PATHS[key]].append(latency)
+    figures = {}
+    for label, latencies in by_path.items():
+        latencies.sort()
+        if latencies:
+            figures[label] = {"p50_ms": quantile_ms(latencies, 0.5),
+                              "p99_ms": quantile_ms(latencies, 0.99)}
+    return figures
+
+
+async def rooms_on(workers: list[Worker], count: int) -> list[OwnedRoom]:
+    """``count`` rooms, owned by the workers in turn (each room by the worker it was made on)."""
+    rooms: list[OwnedRoom] = []
     for index, worker in enumerate(workers):
         share = count // len(workers) + (1 if index < count % len(workers) else 0)
-        rooms += await uno_rooms(worker.http, share)
+        rooms += [(code, tokens, index) for code, tokens in await uno_rooms(worker.http, share)]
     return rooms
 
 
@@ -212,6 +254,9 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     figures = ("p50_ms", "p99_ms", "worker_cpu_ms_per_action")
     merged: dict[str, Any] = {k: statistics.median(r[k] for r in results) for k in figures}
     merged["actions"] = sum(r["actions"] for r in results)
+    merged["paths"] = {label: {key: statistics.median(r["paths"][label][key] for r in results)
+                               for key in ("p50_ms", "p99_ms")}
+                       for label in results[0]["paths"]}
     merged["p99_runs_ms"] = [r["p99_ms"] for r in results]
     return merged
 
@@ -297,6 +342,9 @@ def main() -> None:
                          f"{cpu} {layout['worker_cpu_ms_per_action']:.2f} ms/action"
                          + (f" (p99 per run: {', '.join(f'{v:.1f}' for v in each)})"
                             if each else ""))
+            for path, figures in layout["paths"].items():
+                lines.append(f"    each socket, {path}: p50 {figures['p50_ms']:.1f} ms, "
+                             f"p99 {figures['p99_ms']:.1f} ms")
     if "extra_p99_ms" in out:
         each = out["extra_p99_runs_ms"]
         lines.append(f"extra p99 through Redis (two workers, sockets spread evenly, against one"

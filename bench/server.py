@@ -131,6 +131,9 @@ class BenchRoom:
         self.errors: list[str] = []
         self.target: int | None = None
         self.sent_at = 0.0
+        self.actor = 0  # the seat whose move is awaited
+        self.arrivals = [0.0] * len(tokens)  # each seat's latency for that move
+        self.deliveries: list[tuple[int, list[float]]] | None = None  # (actor, arrivals) sink
         self.got: set[int] = set()
         self.last_at = 0.0
         self.done = asyncio.Event()
@@ -157,8 +160,11 @@ class BenchRoom:
         if self.target is not None and seq >= self.target and seat.seat not in self.got:
             self.got.add(seat.seat)
             self.last_at = now
+            self.arrivals[seat.seat] = now - self.sent_at
             if len(self.got) == len(self.seats):
                 self.results.append(self.last_at - self.sent_at)
+                if self.deliveries is not None:
+                    self.deliveries.append((self.actor, list(self.arrivals)))
                 self.target = None
                 self.done.set()
 
@@ -199,6 +205,7 @@ class BenchRoom:
             if move is None:
                 continue
             actor, message = move
+            self.actor = actor.seat
             self.got.clear()
             self.done.clear()
             self.target = actor.last_seq + 1
