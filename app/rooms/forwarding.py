@@ -181,9 +181,10 @@ class Forwarder:
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._calls[call] = answer
         try:
-            await self.redis.publish(worker_topic(owner), {
-                "call": call, "from": self.worker, "code": code, **request})
+            # The send too: a Redis that froze (no error, no answer) must not hang the move.
             async with asyncio.timeout(self.call_seconds):
+                await self.redis.publish(worker_topic(owner), {
+                    "call": call, "from": self.worker, "code": code, **request})
                 reply = await answer
         except TimeoutError:
             self._owners.pop(code, None)

@@ -4,6 +4,8 @@ one worker reach the room's owner on the other without a Redis lookup of the own
 from __future__ import annotations
 
 import asyncio
+import signal
+import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -15,20 +17,22 @@ from app.bus.redis_bus import RedisBus
 from app.config import Settings
 from app.engine import EngineError
 from app.rooms import RoomRegistry
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, RoomUnavailable
 from app.rooms.forwarding import Forwarder, RemoteRoom
 from app.rooms.hub import Hub
 from app.rooms.items import Item
 from app.rooms.ownership import FencedStore, Ownership
 from app.store.memory import MemoryRoomStore
+from tests.cluster.redis_server import private_redis
 from tests.rooms.test_room_actor import FakeViewer
 from tests.services import redis_url
 
 
 class Worker:
-    def __init__(self, name: str, store: MemoryRoomStore, prefix: str) -> None:
-        self.redis = RedisBus(redis_url(), prefix=prefix)
-        self.ownership = Ownership(self.redis, name, 30.0)
+    def __init__(self, name: str, store: MemoryRoomStore, prefix: str,
+                 url: str | None = None, lease_seconds: float = 30.0) -> None:
+        self.redis = RedisBus(url or redis_url(), prefix=prefix)
+        self.ownership = Ownership(self.redis, name, lease_seconds)
         self.registry = RoomRegistry(FencedStore(store, self.ownership),
                                      LeasedBus(self.redis, name), Settings(database_url="memory://"))
         self.registry.ownership = self.ownership
@@ -173,3 +177,32 @@ async def test_after_losing_redis_a_worker_tells_its_sockets_of_rooms_run_elsewh
     assert forwarder.resume_remote_sockets in other.redis.on_reconnect
     forwarder.resume_remote_sockets()  # as the listener does once subscribed again
     assert got == {elsewhere: [{"control": "moved"}], here: []}
+
+
+async def test_a_forwarded_command_gives_up_within_the_call_timeout_when_redis_freezes() -> None:
+    """The player gets an answer (503: reconnect) instead of a move that hangs for good."""
+    prefix = f"test:{uuid.uuid4().hex[:12]}:"
+    with private_redis() as server:
+        assert server.process is not None
+        first = MemoryRoomStore()
+        owner = Worker("a", first, prefix, server.url, lease_seconds=1.0)
+        other = Worker("b", MemoryRoomStore(shared=first), prefix, server.url, lease_seconds=1.0)
+        try:
+            async with asyncio.timeout(10):
+                for worker in (owner, other):
+                    await worker.start()
+                code, seat, _ = await owner.registry.create("Ann")
+                room = await other.registry.get(code)
+                assert isinstance(room, RemoteRoom)
+                await room.ask(Item("command", seat=seat, message={"type": "chat", "text": "a"}))
+                server.process.send_signal(signal.SIGSTOP)
+                started = time.monotonic()
+                with pytest.raises(RoomUnavailable):
+                    await room.ask(Item("command", seat=seat,
+                                        message={"type": "chat", "text": "b"}))
+                assert time.monotonic() - started < 3
+        finally:
+            server.process.send_signal(signal.SIGCONT)
+            async with asyncio.timeout(20):
+                for worker in (owner, other):
+                    await worker.close()
