@@ -273,7 +273,7 @@ export const en = {
   "close.1013": "The room is busy; trying again.",
   "error.unknown_room": "There is no room with that code.",
   "error.not_enough_players": "At least two players are needed to start.",
-  "error.unavailable": "The room is busy; trying again.",
+  "error.unavailable": "The room did not answer in time. Check the table, then try again.",
   "error.bad_token": "Your seat token is not valid for this room. Join again or watch.",
   "error.bad_request": "The request is not valid.",
   "rules.house": "house rule",

@@ -274,7 +274,7 @@ export const ko = {
   "close.1013": "방이 바쁩니다. 다시 시도하는 중.",
   "error.unknown_room": "그 코드의 방이 없습니다.",
   "error.not_enough_players": "시작하려면 플레이어가 두 명 이상 필요합니다.",
-  "error.unavailable": "방이 바쁩니다. 다시 시도하는 중.",
+  "error.unavailable": "방이 제때 응답하지 않았습니다. 테이블을 확인한 뒤 다시 시도하세요.",
   "error.bad_token": "이 방의 자리 토큰이 올바르지 않습니다. 다시 참가하거나 관전하세요.",
   "error.bad_request": "요청이 올바르지 않습니다.",
   "rules.house": "하우스 룰",
