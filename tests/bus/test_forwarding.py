@@ -4,6 +4,7 @@ one worker reach the room's owner on the other without a Redis lookup of the own
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import time
 import uuid
@@ -59,20 +60,29 @@ class Worker:
         await self.registry.bus.close()
 
 
-@pytest.fixture
-async def workers() -> AsyncIterator[tuple[Worker, Worker]]:
+@contextlib.asynccontextmanager
+async def running_workers(url: str | None = None, lease_seconds: float = 30.0
+                          ) -> AsyncIterator[tuple[Worker, Worker]]:
+    """Workers "a" and "b", started, on one Redis (the shared one by default)."""
     prefix = f"test:{uuid.uuid4().hex[:12]}:"
     first = MemoryRoomStore()
-    pair = (Worker("a", first, prefix), Worker("b", MemoryRoomStore(shared=first), prefix))
+    pair = (Worker("a", first, prefix, url, lease_seconds),
+            Worker("b", MemoryRoomStore(shared=first), prefix, url, lease_seconds))
     try:
         async with asyncio.timeout(10):
             for worker in pair:
                 await worker.start()
         yield pair
     finally:
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(20):
             for worker in pair:
                 await worker.close()
+
+
+@pytest.fixture
+async def workers() -> AsyncIterator[tuple[Worker, Worker]]:
+    async with running_workers() as pair:
+        yield pair
 
 
 async def test_forwarded_commands_look_the_owner_up_once(workers: tuple[Worker, Worker]) -> None:
@@ -181,28 +191,21 @@ async def test_after_losing_redis_a_worker_tells_its_sockets_of_rooms_run_elsewh
 
 async def test_a_forwarded_command_gives_up_within_the_call_timeout_when_redis_freezes() -> None:
     """The player gets an answer (503: reconnect) instead of a move that hangs for good."""
-    prefix = f"test:{uuid.uuid4().hex[:12]}:"
     with private_redis() as server:
         assert server.process is not None
-        first = MemoryRoomStore()
-        owner = Worker("a", first, prefix, server.url, lease_seconds=1.0)
-        other = Worker("b", MemoryRoomStore(shared=first), prefix, server.url, lease_seconds=1.0)
-        try:
-            async with asyncio.timeout(10):
-                for worker in (owner, other):
-                    await worker.start()
-                code, seat, _ = await owner.registry.create("Ann")
-                room = await other.registry.get(code)
-                assert isinstance(room, RemoteRoom)
-                await room.ask(Item("command", seat=seat, message={"type": "chat", "text": "a"}))
-                server.process.send_signal(signal.SIGSTOP)
-                started = time.monotonic()
-                with pytest.raises(RoomUnavailable):
+        async with running_workers(server.url, lease_seconds=1.0) as (owner, other):
+            try:
+                async with asyncio.timeout(10):
+                    code, seat, _ = await owner.registry.create("Ann")
+                    room = await other.registry.get(code)
+                    assert isinstance(room, RemoteRoom)
                     await room.ask(Item("command", seat=seat,
-                                        message={"type": "chat", "text": "b"}))
-                assert time.monotonic() - started < 3
-        finally:
-            server.process.send_signal(signal.SIGCONT)
-            async with asyncio.timeout(20):
-                for worker in (owner, other):
-                    await worker.close()
+                                        message={"type": "chat", "text": "a"}))
+                    server.process.send_signal(signal.SIGSTOP)
+                    started = time.monotonic()
+                    with pytest.raises(RoomUnavailable):
+                        await room.ask(Item("command", seat=seat,
+                                            message={"type": "chat", "text": "b"}))
+                    assert time.monotonic() - started < 3
+            finally:
+                server.process.send_signal(signal.SIGCONT)  # before the workers close
