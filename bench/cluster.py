@@ -94,6 +94,46 @@ class Worker:
         self.process.wait(10)
 
 
+# What the workers' /metrics say of the measured window: where an owner spends a move's time.
+WORKER_HISTOGRAMS = {
+    "uno_store_commit_seconds": "store commit",
+    "uno_command_latency_seconds": "command arrival to events out",
+    "uno_event_loop_lag_seconds": "event-loop lag",
+}
+
+
+async def scrape(worker: Worker) -> dict[str, float]:
+    """Every sample of ``worker``'s /metrics, by name and labels."""
+    async with httpx.AsyncClient(base_url=worker.http, timeout=30) as http:
+        body = (await http.get("/metrics")).text
+    samples = (line.rpartition(" ") for line in body.splitlines() if not line.startswith("#"))
+    return {name: float(value) for name, _, value in samples}
+
+
+def window_figures(before: list[dict[str, float]], after: list[dict[str, float]]
+                   ) -> dict[str, dict[str, float]]:
+    """Each histogram's mean, p50 and p99 over the measured window, all workers together (a
+    quantile is the upper bound of its bucket: at most that), and the store's group commit."""
+    window: dict[str, float] = {}
+    for old, new in zip(before, after, strict=True):
+        for name, value in new.items():
+            window[name] = window.get(name, 0.0) + value - old.get(name, 0.0)
+    figures: dict[str, dict[str, float]] = {}
+    for name, label in WORKER_HISTOGRAMS.items():
+        count = window.get(f"{name}_count", 0.0)
+        if count == 0:
+            continue
+        buckets = sorted((float(key.split('"')[1]), value) for key, value in window.items()
+                         if key.startswith(f"{name}_bucket"))
+        figures[label] = {"mean_ms": window[f"{name}_sum"] / count * 1000} | {
+            f"p{round(q * 100)}_ms": next(bound for bound, n in buckets if n >= q * count) * 1000
+            for q in (0.5, 0.99)}
+    transactions = window.get("uno_store_transactions_total", 0.0)
+    figures["store"] = {"commands per transaction":
+                        window.get("uno_store_commit_seconds_count", 0.0) / max(1.0, transactions)}
+    return figures
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time the process ``pid`` has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -133,9 +173,11 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
         print(f"measuring {seconds:g} s: worker pids "
               f"{' '.join(str(w.process.pid) for w in workers)}", file=sys.stderr, flush=True)
     cpu = [cpu_seconds(w.process.pid) for w in workers]
+    before = [await scrape(w) for w in workers]
     with clients_without_gc():
         await asyncio.gather(*drivers)
     cpu = [cpu_seconds(w.process.pid) - c for w, c in zip(workers, cpu, strict=True)]
+    inside = window_figures(before, [await scrape(w) for w in workers])
     for seat in seats:
         with contextlib.suppress(websockets.ConnectionClosed):
             await seat.ws.close()
@@ -147,7 +189,7 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
     return {"actions": len(ordered), "p50_ms": quantile_ms(ordered, 0.5),
             "p99_ms": quantile_ms(ordered, 0.99),
             "worker_cpu_ms_per_action": sum(cpu) * 1000 / max(1, len(ordered)),
-            "worker_cpu_s": sum(cpu), "paths": paths}
+            "worker_cpu_s": sum(cpu), "paths": paths, "inside": inside}
 
 
 # What crosses Redis on the way from a move to one socket (seat i on worker i % workers), by
@@ -257,6 +299,9 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     merged["paths"] = {label: {key: statistics.median(r["paths"][label][key] for r in results)
                                for key in ("p50_ms", "p99_ms")}
                        for label in results[0]["paths"]}
+    merged["inside"] = {label: {key: statistics.median(r["inside"][label][key] for r in results)
+                                for key in figures}
+                        for label, figures in results[0]["inside"].items()}
     merged["p99_runs_ms"] = [r["p99_ms"] for r in results]
     return merged
 
@@ -345,6 +390,11 @@ def main() -> None:
             for path, figures in layout["paths"].items():
                 lines.append(f"    each socket, {path}: p50 {figures['p50_ms']:.1f} ms, "
                              f"p99 {figures['p99_ms']:.1f} ms")
+            for what, figures in layout["inside"].items():
+                lines.append(f"    inside the workers, {what}: " + ", ".join(
+                    f"mean {value:.2f} ms" if key == "mean_ms" else
+                    f"{key.removesuffix('_ms')} <= {value:g} ms" if key.endswith("_ms") else
+                    f"{key} {value:.2f}" for key, value in figures.items()))
     if "extra_p99_ms" in out:
         each = out["extra_p99_runs_ms"]
         lines.append(f"extra p99 through Redis (two workers, sockets spread evenly, against one"

@@ -77,6 +77,13 @@ async def metrics(services: ServicesDep) -> str:
     ]
     for code, count in sorted(METRICS.errors.items()):
         lines.append(f'uno_errors_total{{code="{code}"}} {count}')
+    store = getattr(services.store, "inner", services.store)  # the SQL store behind its fence
+    lines += [
+        "# HELP uno_store_transactions_total Transactions that stored accepted commands (a "
+        "group commit stores several).",
+        "# TYPE uno_store_transactions_total counter",
+        f"uno_store_transactions_total {getattr(store, 'batches', 0)}",
+    ]
     redis = getattr(services.bus, "redis", None)  # the Redis bus behind LeasedBus, if any
     lines += [
         "# HELP uno_bus_connected 1 while the bus listener is connected (always 1 in-process).",

@@ -14,10 +14,14 @@ from tests.server_fixture import ServerProcess
 from .client import make_table
 
 
-def histogram_count(metrics: str, name: str) -> int:
-    found = re.search(rf"^{name}_count (\d+)$", metrics, re.MULTILINE)
+def sample(metrics: str, name: str) -> int:
+    found = re.search(rf"^{name} (\d+)$", metrics, re.MULTILINE)
     assert found is not None, f"{name} missing from /metrics"
     return int(found[1])
+
+
+def histogram_count(metrics: str, name: str) -> int:
+    return sample(metrics, f"{name}_count")
 
 
 async def test_metrics_time_commits_and_the_event_loop(live_server: ServerProcess) -> None:
@@ -37,6 +41,12 @@ async def test_metrics_time_commits_and_the_event_loop(live_server: ServerProces
         histogram_count(before, "uno_command_latency_seconds") + 2
     )
     assert 'uno_gc_pause_seconds_bucket{le="+Inf"}' in after
+    # Group commit: at least one transaction more, and never more than commits.
+    transactions = (sample(after, "uno_store_transactions_total")
+                    - sample(before, "uno_store_transactions_total"))
+    commits = (histogram_count(after, "uno_store_commit_seconds")
+               - histogram_count(before, "uno_store_commit_seconds"))
+    assert 1 <= transactions <= commits
 
 
 def test_young_collections_count_as_pauses() -> None:
