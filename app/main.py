@@ -68,9 +68,10 @@ async def open_cluster(settings: Settings) -> tuple[Bus, Ownership | None]:
     if not settings.redis_url:
         return InProcessBus(), None
     from app.bus.leased import LeasedBus  # noqa: PLC0415 (Redis only)
-    from app.bus.redis_bus import RedisBus  # noqa: PLC0415
+    from app.bus.redis_bus import RedisBus, command_timeout_for  # noqa: PLC0415
 
-    redis = RedisBus(settings.redis_url, prefix=settings.redis_prefix)
+    redis = RedisBus(settings.redis_url, prefix=settings.redis_prefix,
+                     command_timeout=command_timeout_for(settings.lease_seconds))
     await redis.start()
     worker = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}"
     log.info("worker %s: rooms shared through Redis leases (%.1f s)", worker,

@@ -152,6 +152,15 @@ return 0
 """
 
 
+_TRIES = 4  # a command to Redis and its retries
+
+
+def command_timeout_for(lease_seconds: float) -> float:
+    """A try's timeout such that a command Redis does not answer is given up within a lease,
+    retries and their backoff included (at most a second: Redis answers in well under that)."""
+    return min(1.0, lease_seconds / (_TRIES + 1))
+
+
 class RedisBus:
     """``Bus`` on Redis; ``prefix`` namespaces every channel and key (one per deployment)."""
 
@@ -163,15 +172,19 @@ class RedisBus:
         backoff_min: float = 0.1,
         backoff_max: float = 5.0,
         ping_seconds: float = 5.0,
+        command_timeout: float = 1.0,
     ) -> None:
         # Pooled connections die with a Redis restart: retry a command on a fresh one (the
-        # default retry does not cover a connection found dead on first use).
+        # default retry does not cover a connection found dead on first use). A Redis that
+        # froze (no error, no answer) must not hold a lease check, and the move behind it, for
+        # good: each try gives up after ``command_timeout`` (every command here is idempotent).
         self._url = url
         self._redis: redis.Redis = redis.Redis.from_url(
             url,
             socket_connect_timeout=2.0,
+            socket_timeout=command_timeout,
             health_check_interval=10,
-            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), _TRIES - 1),
             retry_on_error=[RedisConnectionError, RedisTimeoutError, OSError],
         )
         self._prefix = prefix

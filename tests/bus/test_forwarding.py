@@ -8,13 +8,13 @@ import contextlib
 import signal
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from typing import Any
 
 import pytest
 
 from app.bus.leased import LeasedBus
-from app.bus.redis_bus import RedisBus
+from app.bus.redis_bus import RedisBus, command_timeout_for
 from app.config import Settings
 from app.engine import EngineError
 from app.rooms import RoomRegistry
@@ -23,8 +23,9 @@ from app.rooms.forwarding import Forwarder, RemoteRoom
 from app.rooms.hub import Hub
 from app.rooms.items import Item
 from app.rooms.ownership import FencedStore, Ownership
+from app.rooms.room import Room
 from app.store.memory import MemoryRoomStore
-from tests.cluster.redis_server import private_redis
+from tests.cluster.redis_server import RedisServer, private_redis
 from tests.rooms.test_room_actor import FakeViewer
 from tests.services import redis_url
 
@@ -32,7 +33,8 @@ from tests.services import redis_url
 class Worker:
     def __init__(self, name: str, store: MemoryRoomStore, prefix: str,
                  url: str | None = None, lease_seconds: float = 30.0) -> None:
-        self.redis = RedisBus(url or redis_url(), prefix=prefix)
+        self.redis = RedisBus(url or redis_url(), prefix=prefix,
+                              command_timeout=command_timeout_for(lease_seconds))
         self.ownership = Ownership(self.redis, name, lease_seconds)
         self.registry = RoomRegistry(FencedStore(store, self.ownership),
                                      LeasedBus(self.redis, name), Settings(database_url="memory://"))
@@ -189,23 +191,64 @@ async def test_after_losing_redis_a_worker_tells_its_sockets_of_rooms_run_elsewh
     assert got == {elsewhere: [{"control": "moved"}], here: []}
 
 
+def chat(room: Room, seat: int, text: str) -> Awaitable[Any]:
+    return room.ask(Item("command", seat=seat, message={"type": "chat", "text": text}))
+
+
+@contextlib.contextmanager
+def frozen(server: RedisServer) -> Iterator[None]:
+    """Redis stopped (SIGSTOP: no error, no answer) for the block, and running again after."""
+    assert server.process is not None
+    server.process.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        server.process.send_signal(signal.SIGCONT)
+
+
 async def test_a_forwarded_command_gives_up_within_the_call_timeout_when_redis_freezes() -> None:
     """The player gets an answer (503: reconnect) instead of a move that hangs for good."""
     with private_redis() as server:
-        assert server.process is not None
         async with running_workers(server.url, lease_seconds=1.0) as (owner, other):
-            try:
-                async with asyncio.timeout(10):
-                    code, seat, _ = await owner.registry.create("Ann")
-                    room = await other.registry.get(code)
-                    assert isinstance(room, RemoteRoom)
-                    await room.ask(Item("command", seat=seat,
-                                        message={"type": "chat", "text": "a"}))
-                    server.process.send_signal(signal.SIGSTOP)
+            async with asyncio.timeout(10):
+                code, seat, _ = await owner.registry.create("Ann")
+                room = await other.registry.get(code)
+                assert isinstance(room, RemoteRoom)
+                await chat(room, seat, "a")
+                with frozen(server):
                     started = time.monotonic()
                     with pytest.raises(RoomUnavailable):
-                        await room.ask(Item("command", seat=seat,
-                                            message={"type": "chat", "text": "b"}))
+                        await chat(room, seat, "b")
                     assert time.monotonic() - started < 3
-            finally:
-                server.process.send_signal(signal.SIGCONT)  # before the workers close
+
+
+async def test_a_move_on_the_rooms_owner_gives_up_within_a_lease_when_redis_freezes() -> None:
+    """The owner must confirm its lease once the last renewal is old; with Redis frozen (no
+    error, no answer) the player gets 503 "unavailable" within about a lease instead of a move
+    that hangs until Redis is back, and nothing of the refused move is stored. Once Redis is
+    back, play goes on."""
+    with private_redis() as server:
+        async with running_workers(server.url, lease_seconds=1.0) as (owner, _other):
+            async with asyncio.timeout(10):
+                code, seat, _ = await owner.registry.create("Ann")
+                room = await owner.registry.get(code)
+                assert room is not None and not isinstance(room, RemoteRoom)
+                await chat(room, seat, "a")
+                with frozen(server):
+                    await asyncio.sleep(0.8)  # past two thirds of the lease since renewed
+                    started = time.monotonic()
+                    with pytest.raises(RoomUnavailable):
+                        await chat(room, seat, "b")
+                    assert time.monotonic() - started < 2.5
+            async with asyncio.timeout(15):
+                while True:  # the room reloads here, or the other worker's sweep took it
+                    with contextlib.suppress(RoomError):
+                        again = await owner.registry.get(code)
+                        assert again is not None
+                        await chat(again, seat, "c")
+                        break
+                    await asyncio.sleep(0.2)
+    stored = await owner.registry.store.load_room(code)
+    assert stored is not None
+    chats = [r.command.get("text") for r in stored.records if r.command.get("type") == "chat"]
+    assert chats == ["a", "c"]
