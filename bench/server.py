@@ -283,13 +283,13 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
         for table in tables:
             table.phase, table.next_move = "playing", _bare_move(table)  # type: ignore[method-assign]
     await asyncio.sleep(1)
-    warm = time.perf_counter() + min(5.0, seconds / 4)
-    until = warm + seconds
-    drivers = [asyncio.create_task(t.drive(interval, until)) for t in tables]
-    await asyncio.sleep(warm - time.perf_counter())
-    results.clear()
-    started = time.perf_counter()
-    with clients_without_gc():
+    with clients_without_gc():  # before the first move: its full collection is no latency
+        warm = time.perf_counter() + min(5.0, seconds / 4)
+        until = warm + seconds
+        drivers = [asyncio.create_task(t.drive(interval, until)) for t in tables]
+        await asyncio.sleep(warm - time.perf_counter())
+        results.clear()
+        started = time.perf_counter()
         await asyncio.gather(*drivers)
     elapsed = time.perf_counter() - started
     sockets = sum(1 for t in tables for s in t.seats if s.ws.state.name == "OPEN")
@@ -309,7 +309,8 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
 def clients_without_gc() -> Iterator[None]:
     """Keep the clients' own garbage collector out of the figures: its full collections of
     2,000 sockets' state paused this process for 100-180 ms, counted as latency. Reference
-    counting still frees everything but cycles, which wait for the end of the run."""
+    counting still frees everything but cycles, which wait for the end of the run. Enter it
+    before any move is sent: the full collection it starts with is such a pause too."""
     gc.collect()
     gc.freeze()
     gc.disable()
@@ -333,8 +334,9 @@ def _bare_move(table: BenchRoom) -> Any:
     return move
 
 
-async def bare_server(port: int) -> None:
-    """A broadcast server: every message goes to every socket of its path, with a seq."""
+async def bare_server(port: int, delay: float = 0.0) -> None:
+    """A broadcast server: every message goes to every socket of its path, with a seq, after
+    ``delay`` seconds (tests: a move is then in flight most of the time)."""
     groups: dict[str, set[Any]] = {}
     seqs: dict[str, int] = {}
 
@@ -344,6 +346,8 @@ async def bare_server(port: int) -> None:
         group.add(ws)
         try:
             async for raw in ws:
+                if delay:
+                    await asyncio.sleep(delay)
                 seqs[path] = seqs.get(path, 0) + 1
                 frame = json.dumps({"type": "event", "seq": seqs[path],
                                     "event": {"kind": "played", **json.loads(raw)}})

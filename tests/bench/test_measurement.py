@@ -1,0 +1,48 @@
+"""The benchmarks measure the server, not the clients: a pause of the load generator itself
+before the measured window must not show up as latency."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import time
+
+import pytest
+
+from bench import server as bench_server
+
+PAUSE = 0.3  # seconds: what a full collection of 2,000 clients' state cost (100-180 ms)
+
+
+async def test_the_clients_full_collection_is_not_counted_as_latency(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``clients_without_gc`` starts with a full collection, which stalls the clients' event
+    loop: it ran once the window had begun, so every move in flight then was counted
+    PAUSE seconds late (the p99 of a run swung by tens of milliseconds with it)."""
+    collected: list[float] = []
+
+    def slow_collect(generation: int = 2) -> int:
+        collected.append(time.perf_counter())
+        time.sleep(PAUSE)  # blocks the loop, as a real collection does
+        return 0
+
+    port = bench_server.free_port()
+    # Each move takes 30 ms on the server: with a move every 5 ms per room, one is nearly
+    # always in flight whenever the clients pause.
+    server = asyncio.create_task(bench_server.bare_server(port, delay=0.03))
+    try:
+        await asyncio.sleep(0.2)
+        monkeypatch.setattr(gc, "collect", slow_collect)
+        rooms = [(f"r{i}", ["", "", "", ""]) for i in range(4)]
+        result = await bench_server.run_load(f"ws://127.0.0.1:{port}", rooms, seconds=0.6,
+                                             interval=0.02, bare=True)
+    finally:
+        server.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await server
+    assert collected, "the clients' collection did not run: the test proves nothing"
+    assert result["actions"] > 20
+    # p99 of a few dozen moves is their slowest: none of them waited for the collection.
+    assert result["p99_ms"] < PAUSE * 1000 / 2, result
