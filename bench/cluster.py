@@ -99,6 +99,7 @@ WORKER_HISTOGRAMS = {
     "uno_store_commit_seconds": "store commit",
     "uno_command_latency_seconds": "command arrival to events out",
     "uno_event_loop_lag_seconds": "event-loop lag",
+    "uno_gc_pause_seconds": "garbage collections",
 }
 
 
@@ -125,7 +126,7 @@ def window_figures(before: list[dict[str, float]], after: list[dict[str, float]]
             continue
         buckets = sorted((float(key.split('"')[1]), value) for key, value in window.items()
                          if key.startswith(f"{name}_bucket"))
-        figures[label] = {"mean_ms": window[f"{name}_sum"] / count * 1000} | {
+        figures[label] = {"count": count, "mean_ms": window[f"{name}_sum"] / count * 1000} | {
             f"p{round(q * 100)}_ms": next(bound for bound, n in buckets if n >= q * count) * 1000
             for q in (0.5, 0.99)}
     transactions = window.get("uno_store_transactions_total", 0.0)
@@ -395,6 +396,7 @@ def main() -> None:
                 lines.append(f"    inside the workers, {what}: " + ", ".join(
                     f"mean {value:.2f} ms" if key == "mean_ms" else
                     f"{key.removesuffix('_ms')} <= {value:g} ms" if key.endswith("_ms") else
+                    f"{key} {value:.0f}" if key == "count" else
                     f"{key} {value:.2f}" for key, value in figures.items()))
     if "extra_p99_ms" in out:
         each = out["extra_p99_runs_ms"]
