@@ -37,7 +37,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bench.server import (
     BenchRoom,
     Seat,
-    clients_without_gc,
+    drive_tables,
     free_port,
     quantile_ms,
     raise_fd_limit,
@@ -163,21 +163,21 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
         await asyncio.gather(*(connect(s) for s in seats[start:start + 100]))
     readers = [asyncio.create_task(read_forever(s)) for s in seats]
     await asyncio.sleep(1)
-    with clients_without_gc():  # before the first move: its full collection is no latency
-        warm = time.perf_counter() + min(5.0, seconds / 4)
-        until = warm + seconds
-        drivers = [asyncio.create_task(t.drive(interval, until)) for t in tables]
-        await asyncio.sleep(warm - time.perf_counter())
+    cpu: list[float] = []
+    before: list[dict[str, float]] = []
+
+    async def window_starts() -> None:
         if announce:  # e.g. for a profiler to attach to the workers for the measured window
             print(f"measuring {seconds:g} s: worker pids "
                   f"{' '.join(str(w.process.pid) for w in workers)}", file=sys.stderr,
                   flush=True)
-        cpu = [cpu_seconds(w.process.pid) for w in workers]
-        before = [await scrape(w) for w in workers]
+        cpu.extend(cpu_seconds(w.process.pid) for w in workers)
+        before.extend([await scrape(w) for w in workers])
         results.clear()
         for sink in deliveries:
             sink.clear()
-        await asyncio.gather(*drivers)
+
+    await drive_tables(tables, seconds, interval, window_starts)
     cpu = [cpu_seconds(w.process.pid) - c for w, c in zip(workers, cpu, strict=True)]
     inside = window_figures(before, [await scrape(w) for w in workers])
     for seat in seats:

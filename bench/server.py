@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -283,14 +283,14 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
         for table in tables:
             table.phase, table.next_move = "playing", _bare_move(table)  # type: ignore[method-assign]
     await asyncio.sleep(1)
-    with clients_without_gc():  # before the first move: its full collection is no latency
-        warm = time.perf_counter() + min(5.0, seconds / 4)
-        until = warm + seconds
-        drivers = [asyncio.create_task(t.drive(interval, until)) for t in tables]
-        await asyncio.sleep(warm - time.perf_counter())
+    started = 0.0
+
+    async def window_starts() -> None:
+        nonlocal started
         results.clear()
         started = time.perf_counter()
-        await asyncio.gather(*drivers)
+
+    await drive_tables(tables, seconds, interval, window_starts)
     elapsed = time.perf_counter() - started
     sockets = sum(1 for t in tables for s in t.seats if s.ws.state.name == "OPEN")
     for table in tables:
@@ -303,6 +303,20 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
     return {"sockets": sockets, "actions": len(results), "actions_per_s": len(results) / elapsed,
             "p50_ms": quantile_ms(ordered, 0.5), "p99_ms": quantile_ms(ordered, 0.99),
             "mean_ms": statistics.fmean(ordered) * 1000 if ordered else float("nan")}
+
+
+async def drive_tables(tables: list[BenchRoom], seconds: float, interval: float,
+                       window_starts: Callable[[], Awaitable[None]]) -> None:
+    """Drive every table through a warm-up, call ``window_starts`` (reset the figures there),
+    then drive them for ``seconds`` more; the clients' collector is off from before the first
+    move."""
+    with clients_without_gc():
+        warm = time.perf_counter() + min(5.0, seconds / 4)
+        until = warm + seconds
+        drivers = [asyncio.create_task(t.drive(interval, until)) for t in tables]
+        await asyncio.sleep(warm - time.perf_counter())
+        await window_starts()
+        await asyncio.gather(*drivers)
 
 
 @contextlib.contextmanager
