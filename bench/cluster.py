@@ -163,7 +163,7 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
         await asyncio.gather(*(connect(s) for s in seats[start:start + 100]))
     readers = [asyncio.create_task(read_forever(s)) for s in seats]
     await asyncio.sleep(1)
-    cpu: list[float] = []
+    cpu_at_start: list[float] = []
     before: list[dict[str, float]] = []
 
     async def window_starts() -> None:
@@ -171,14 +171,14 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
             print(f"measuring {seconds:g} s: worker pids "
                   f"{' '.join(str(w.process.pid) for w in workers)}", file=sys.stderr,
                   flush=True)
-        cpu.extend(cpu_seconds(w.process.pid) for w in workers)
+        cpu_at_start.extend(cpu_seconds(w.process.pid) for w in workers)
         before.extend([await scrape(w) for w in workers])
         results.clear()
         for sink in deliveries:
             sink.clear()
 
     await drive_tables(tables, seconds, interval, window_starts)
-    cpu = [cpu_seconds(w.process.pid) - c for w, c in zip(workers, cpu, strict=True)]
+    cpu = [cpu_seconds(w.process.pid) - c for w, c in zip(workers, cpu_at_start, strict=True)]
     inside = window_figures(before, [await scrape(w) for w in workers])
     for seat in seats:
         with contextlib.suppress(websockets.ConnectionClosed):
