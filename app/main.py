@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import os
 import socket
@@ -16,6 +15,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from app import gc_schedule
 from app.api import errors, health, history, rooms, ws
 from app.api.deps import Services
 from app.api.limits import KeyedRateLimiter
@@ -95,15 +95,6 @@ async def hand_over(bus: Bus, codes: list[str]) -> None:
             log.warning("room %s: hand-over not announced (%r)", code, exc)
 
 
-def settle_garbage_collector() -> None:
-    """Full collections of a busy server's long-lived objects (rooms, kept events, sockets)
-    paused the event loop for ~700 ms under the 500-room benchmark: freeze what start-up built
-    and collect the young generation less often."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 50, 1_000)
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     configure_logging(settings.log_level)
@@ -138,13 +129,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         recovered = await registry.recover()
         log.info("serving; %d rooms recovered from the store", recovered)
-        settle_garbage_collector()
+        gc_schedule.settle()
         watch_gc_pauses()
-        lag_watch = asyncio.create_task(watch_loop_lag(), name="event-loop lag probe")
+        background = [
+            asyncio.create_task(watch_loop_lag(), name="event-loop lag probe"),
+            asyncio.create_task(gc_schedule.collect_on_schedule(), name="garbage collections"),
+        ]
         try:
             yield
         finally:
-            lag_watch.cancel()
+            for task in background:
+                task.cancel()
             if registry.forwarder is not None:
                 await registry.forwarder.close()
             owned = list(registry.rooms)

@@ -50,9 +50,9 @@ async def test_metrics_time_commits_and_the_event_loop(live_server: ServerProces
 
 
 def test_young_collections_count_as_pauses() -> None:
-    """The young generation collects only every 50,000 allocations on a worker
-    (``settle_garbage_collector``), and such a collection paused the 500-room benchmark's
-    worker for up to 57 ms: every collection is a pause an operator must see."""
+    """A young collection started by its allocation count paused the 500-room benchmark's
+    worker for up to 60 ms (app/gc_schedule.py): every collection is a pause an operator
+    must see."""
     watch_gc_pauses()
     before = METRICS.gc_pauses.total
     gc.collect(0)
