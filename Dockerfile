@@ -39,4 +39,4 @@ RUN useradd --system --no-create-home uno
 USER uno
 EXPOSE 8000
 ENV UNO_HOST=0.0.0.0 UNO_PORT=8000 UNO_WORKERS=1
-CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:app --host \"$UNO_HOST\" --port \"$UNO_PORT\" --workers \"$UNO_WORKERS\" --timeout-graceful-shutdown 10 --ws-per-message-deflate false"]
+CMD ["sh", "-c", "alembic upgrade head && exec python -m app --host \"$UNO_HOST\" --port \"$UNO_PORT\" --workers \"$UNO_WORKERS\" --timeout-graceful-shutdown 10"]

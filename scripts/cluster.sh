@@ -29,8 +29,8 @@ trap stop INT TERM EXIT
 
 for ((i = 0; i < WORKERS; i++)); do
   port=$((BASE_PORT + i))
-  UNO_WORKER_ID="worker-$port" .venv/bin/uvicorn app.main:app --host "$HOST" --port "$port" \
-    --timeout-graceful-shutdown 10 --ws-per-message-deflate false &
+  UNO_WORKER_ID="worker-$port" .venv/bin/python -m app --host "$HOST" --port "$port" \
+    --timeout-graceful-shutdown 10 &
   pids+=("$!")
   echo "worker $((i + 1)) of $WORKERS: http://$HOST:$port (pid $!)"
 done

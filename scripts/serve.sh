@@ -3,7 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
-# Frames are a few hundred bytes: compressing them (permessage-deflate) cost a fifth of the
-# server's CPU per move in bench/server.py, and a zlib state per socket.
-exec .venv/bin/uvicorn app.main:app --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
-  --ws-per-message-deflate false "$@"
+# python -m app: uvicorn with this server's WebSocket settings (app/__main__.py).
+exec .venv/bin/python -m app --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" "$@"

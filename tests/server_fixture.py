@@ -47,9 +47,8 @@ class ServerProcess:
 
     def start(self, timeout: float = 20.0) -> None:
         command = [
-            sys.executable, "-m", "uvicorn", "app.main:app",
+            sys.executable, "-m", "app",  # as scripts/serve.sh
             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
-            "--ws-per-message-deflate", "false",  # as scripts/serve.sh
         ]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log,

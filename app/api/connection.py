@@ -1,5 +1,6 @@
 """One WebSocket as the room layer sees it: a seat (or none), a bounded send queue drained by a
-writer task, and the rule that a client which stops reading is dropped."""
+writer task (all that is queued in one write, where the server can: SEND_BATCH), and the rule
+that a client which stops reading is dropped."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from app.jsonwire import compact_json
+
+from .websocket_protocol import SEND_BATCH
 
 log = logging.getLogger("uno.ws")
 
@@ -79,11 +82,17 @@ class Connection:
     async def write_loop(self) -> None:
         """Send queued frames in order; on ``close`` send what is queued, the close frame, stop."""
         queue = self._queue
+        batches = SEND_BATCH in self.ws.scope.get("extensions", {})
         while True:
             await self._wake.wait()
             self._wake.clear()
             while queue:
-                await self.ws.send_text(queue.popleft())
+                if batches and len(queue) > 1:
+                    frames = list(queue)
+                    queue.clear()
+                    await self.ws.send({"type": "websocket.send", SEND_BATCH: frames})
+                else:
+                    await self.ws.send_text(queue.popleft())
             if self.closing is not None:
                 code, reason = self.closing
                 await self.ws.close(code, reason)

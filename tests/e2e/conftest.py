@@ -102,9 +102,8 @@ def server() -> Iterator[Server]:
     log_path = workdir / "server.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-             "--port", str(port), "--log-level", "warning",
-             "--ws-per-message-deflate", "false"],  # as scripts/serve.sh
+            [sys.executable, "-m", "app", "--host", "127.0.0.1",  # as scripts/serve.sh
+             "--port", str(port), "--log-level", "warning"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"

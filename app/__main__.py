@@ -1,0 +1,19 @@
+"""``python -m app [uvicorn options]``: uvicorn serving ``app.main:app`` as every launcher does.
+
+Frames are a few hundred bytes: compressing them (permessage-deflate) cost a fifth of a worker's
+CPU per move in bench/server.py, and a zlib state per socket. The WebSocket protocol writes each
+socket's frames of a move in one system call (app/api/websocket_protocol.py). Options given
+here come after these, so they win.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from uvicorn.main import main
+
+SERVE = ["app.main:app", "--ws", "app.api.websocket_protocol:BatchingWebSocketProtocol",
+         "--ws-per-message-deflate", "false"]
+
+if __name__ == "__main__":
+    main([*SERVE, *sys.argv[1:]])
