@@ -36,14 +36,18 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bench.server import (
     BenchRoom,
+    Move,
     Seat,
+    close_all,
+    connect_seat,
     drive_tables,
     free_port,
     quantile_ms,
     raise_fd_limit,
-    read_forever,
     start_process,
     stop,
+    tail_bursts,
+    tail_line,
     uno_rooms,
     wait_up,
 )
@@ -82,9 +86,8 @@ class Worker:
 
     def start(self) -> Any:
         self.process = start_process(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(self.port),
-             "--log-level", "warning", "--ws-max-size", "4096",
-             "--ws-per-message-deflate", "false"], self.env,
+            [sys.executable, "-m", "app", "--port", str(self.port), "--log-level", "warning",
+             "--ws-max-size", "4096"], self.env,
             None if self.logs is None else self.logs / f"worker-{self.port}.log")
         wait_up(f"{self.http}/healthz", self.process)
         return self.process
@@ -145,7 +148,7 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
                       seconds: float, interval: float, announce: bool = False
                       ) -> dict[str, Any]:
     """bench/server.py's load, seat ``i`` of every room connected to worker ``i % n``."""
-    results: list[float] = []
+    results: list[Move] = []
     deliveries: list[list[tuple[int, list[float]]]] = [[] for _ in workers]  # per owner
     tables = []
     for code, tokens, owner in rooms:
@@ -153,15 +156,12 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
         tables[-1].deliveries = deliveries[owner]
     seats = [s for t in tables for s in t.seats]
 
-    async def connect(seat: Seat) -> None:
+    def url(seat: Seat) -> str:
         base = workers[seat.seat % len(workers)].ws
-        url = f"{base}/ws/rooms/{seat.room.code}?token={seat.room.tokens[seat.seat]}"
-        seat.ws = await websockets.connect(url, open_timeout=60, max_size=2**20,
-                                           ping_interval=None)
+        return f"{base}/ws/rooms/{seat.room.code}?token={seat.room.tokens[seat.seat]}"
 
     for start in range(0, len(seats), 100):
-        await asyncio.gather(*(connect(s) for s in seats[start:start + 100]))
-    readers = [asyncio.create_task(read_forever(s)) for s in seats]
+        await asyncio.gather(*(connect_seat(s, url(s)) for s in seats[start:start + 100]))
     await asyncio.sleep(1)
     cpu_at_start: list[float] = []
     before: list[dict[str, float]] = []
@@ -180,18 +180,15 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
     await drive_tables(tables, seconds, interval, window_starts)
     cpu = [cpu_seconds(w.process.pid) - c for w, c in zip(workers, cpu_at_start, strict=True)]
     inside = window_figures(before, [await scrape(w) for w in workers])
-    for seat in seats:
-        with contextlib.suppress(websockets.ConnectionClosed):
-            await seat.ws.close()
-    for task in readers:
-        task.cancel()
-    ordered = sorted(results)
+    close_all(tables)
+    ordered = sorted(latency for _, latency in results)
     paths = latency_by_path(deliveries)
     # The workers' CPU per action: steadier than a tail latency on a shared machine.
     return {"actions": len(ordered), "p50_ms": quantile_ms(ordered, 0.5),
             "p99_ms": quantile_ms(ordered, 0.99),
             "worker_cpu_ms_per_action": sum(cpu) * 1000 / max(1, len(ordered)),
-            "worker_cpu_s": sum(cpu), "paths": paths, "inside": inside}
+            "worker_cpu_s": sum(cpu), "paths": paths, "inside": inside,
+            "tail": tail_bursts(results)}
 
 
 # What crosses Redis on the way from a move to one socket (seat i on worker i % workers), by
@@ -297,6 +294,8 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         return {k: v for k, v in results[0].items() if k != "failover_s"}
     figures = ("p50_ms", "p99_ms", "worker_cpu_ms_per_action")
     merged: dict[str, Any] = {k: statistics.median(r[k] for r in results) for k in figures}
+    merged["tail"] = {k: statistics.median(r["tail"][k] for r in results)
+                      for k in results[0]["tail"]}
     merged["actions"] = sum(r["actions"] for r in results)
     merged["paths"] = {label: {key: statistics.median(r["paths"][label][key] for r in results)
                                for key in ("p50_ms", "p99_ms")}
@@ -389,6 +388,7 @@ def main() -> None:
                          f"{cpu} {layout['worker_cpu_ms_per_action']:.2f} ms/action"
                          + (f" (p99 per run: {', '.join(f'{v:.1f}' for v in each)})"
                             if each else ""))
+            lines.append(f"    {tail_line(layout['tail'])}")
             for path, figures in layout["paths"].items():
                 lines.append(f"    each socket, {path}: p50 {figures['p50_ms']:.1f} ms, "
                              f"p99 {figures['p99_ms']:.1f} ms")

@@ -4,9 +4,11 @@
     .venv/bin/python -m bench.server [--rooms 500] [--seconds 30] [--interval 3] [--json]
 
 Prints sockets held, actions/s, action-to-last-recipient latency p50/p99 (from sending a move
-to the moment the last of the room's 4 sockets has its first event) and the server's RSS. The
+to the moment the last of the room's 4 sockets has its first event), where the slowest 1 % were
+sent (a few 100 ms windows: stalls; many: a server slow throughout) and the server's RSS. The
 same load then runs against a bare ``websockets`` broadcast server (no game, no database) to
-show the transport's own latency; the ratio compares the two.
+show the transport's own latency; the ratio compares the two. The clients are
+``bench.wsclient``'s lean sockets, all in this process.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from typing import Any
 
 import httpx
 import websockets
+
+from bench.wsclient import ConnectionClosedError, LeanSocket, connect
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = {"turn_seconds": 0, "deck": "classic", "challenge": "off"}
@@ -73,7 +77,7 @@ class Seat:
     def __init__(self, room: BenchRoom, seat: int) -> None:
         self.room = room
         self.seat = seat
-        self.ws: Any = None
+        self.ws: LeanSocket | None = None
         self.hand: list[str] = []
         self.last_seq = 0
 
@@ -115,8 +119,12 @@ class Seat:
             room.on_public(event)
 
 
+# One measured move: when it was sent and its latency to the last of the room's sockets.
+Move = tuple[float, float]
+
+
 class BenchRoom:
-    def __init__(self, code: str, tokens: list[str], results: list[float]) -> None:
+    def __init__(self, code: str, tokens: list[str], results: list[Move]) -> None:
         self.code = code
         self.tokens = tokens
         self.seats = [Seat(self, s) for s in range(len(tokens))]
@@ -162,7 +170,7 @@ class BenchRoom:
             self.last_at = now
             self.arrivals[seat.seat] = now - self.sent_at
             if len(self.got) == len(self.seats):
-                self.results.append(self.last_at - self.sent_at)
+                self.results.append((self.sent_at, self.last_at - self.sent_at))
                 if self.deliveries is not None:
                     self.deliveries.append((self.actor, list(self.arrivals)))
                 self.target = None
@@ -198,8 +206,8 @@ class BenchRoom:
             await asyncio.sleep(interval / len(self.seats))
             if self.desync:
                 self.desync = False
-                with contextlib.suppress(websockets.ConnectionClosed):
-                    await self.seats[0].ws.send('{"type":"sync"}')
+                with contextlib.suppress(ConnectionClosedError):
+                    opened(self.seats[0]).send('{"type":"sync"}')
                 continue
             move = self.next_move()
             if move is None:
@@ -211,8 +219,8 @@ class BenchRoom:
             self.target = actor.last_seq + 1
             self.sent_at = time.perf_counter()
             try:
-                await actor.ws.send(json.dumps(message))
-            except websockets.ConnectionClosed:
+                opened(actor).send(json.dumps(message))
+            except ConnectionClosedError:
                 return  # counted as a lost socket in the figures
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(5):
@@ -220,10 +228,20 @@ class BenchRoom:
             self.target = None
 
 
-async def read_forever(seat: Seat) -> None:
-    with contextlib.suppress(websockets.ConnectionClosed):
-        async for raw in seat.ws:
-            seat.on_frame(raw)
+def opened(seat: Seat) -> LeanSocket:
+    assert seat.ws is not None, "connect the seat first"
+    return seat.ws
+
+
+async def connect_seat(seat: Seat, url: str) -> None:
+    seat.ws = await connect(url, seat.on_frame)
+
+
+def close_all(tables: list[BenchRoom]) -> None:
+    for table in tables:
+        for seat in table.seats:
+            if seat.ws is not None:
+                seat.ws.close()
 
 
 def answered(response: httpx.Response) -> dict[str, Any]:
@@ -266,19 +284,17 @@ async def uno_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
 
 async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: float,
                    interval: float, bare: bool) -> dict[str, Any]:
-    results: list[float] = []
+    results: list[Move] = []
     tables = [BenchRoom(code, tokens, results) for code, tokens in rooms]
-    readers = []
+
+    def url(seat: Seat) -> str:
+        room = seat.room
+        return (f"{ws_base}/{room.code}" if bare
+                else f"{ws_base}/ws/rooms/{room.code}?token={room.tokens[seat.seat]}")
+
     for start in range(0, len(tables), 25):
-        async def connect(seat: Seat) -> None:
-            room = seat.room
-            url = (f"{ws_base}/{room.code}" if bare
-                   else f"{ws_base}/ws/rooms/{room.code}?token={room.tokens[seat.seat]}")
-            seat.ws = await websockets.connect(url, open_timeout=60, max_size=2**20,
-                                               ping_interval=None)
         batch = [s for t in tables[start:start + 25] for s in t.seats]
-        await asyncio.gather(*(connect(s) for s in batch))
-        readers += [asyncio.create_task(read_forever(s)) for s in batch]
+        await asyncio.gather(*(connect_seat(s, url(s)) for s in batch))
     if bare:
         for table in tables:
             table.phase, table.next_move = "playing", _bare_move(table)  # type: ignore[method-assign]
@@ -292,17 +308,13 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
 
     await drive_tables(tables, seconds, interval, window_starts)
     elapsed = time.perf_counter() - started
-    sockets = sum(1 for t in tables for s in t.seats if s.ws.state.name == "OPEN")
-    for table in tables:
-        for seat in table.seats:
-            with contextlib.suppress(websockets.ConnectionClosed):
-                await seat.ws.close()
-    for task in readers:
-        task.cancel()
-    ordered = sorted(results)
+    sockets = sum(1 for t in tables for s in t.seats if opened(s).open)
+    close_all(tables)
+    ordered = sorted(latency for _, latency in results)
     return {"sockets": sockets, "actions": len(results), "actions_per_s": len(results) / elapsed,
             "p50_ms": quantile_ms(ordered, 0.5), "p99_ms": quantile_ms(ordered, 0.99),
-            "mean_ms": statistics.fmean(ordered) * 1000 if ordered else float("nan")}
+            "mean_ms": statistics.fmean(ordered) * 1000 if ordered else float("nan"),
+            "tail": tail_bursts(results)}
 
 
 async def drive_tables(tables: list[BenchRoom], seconds: float, interval: float,
@@ -333,6 +345,31 @@ def clients_without_gc() -> Iterator[None]:
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+def tail_bursts(moves: list[Move], width: float = 0.1) -> dict[str, float]:
+    """Where the slowest 1 % of ``moves`` were sent: the fewest ``width``-second windows that
+    hold nine in ten of them. A handful means the p99 is a few stalls (a collection, a machine
+    hiccup); hundreds, a server slow throughout."""
+    if not moves:
+        return {"windows": 0, "window_ms": width * 1000}
+    threshold = sorted(latency for _, latency in moves)[int(0.99 * len(moves))]
+    per_window: dict[int, int] = {}
+    for sent, latency in moves:
+        if latency >= threshold:
+            per_window[int(sent / width)] = per_window.get(int(sent / width), 0) + 1
+    counts = sorted(per_window.values(), reverse=True)
+    needed, held = 0.9 * sum(counts), 0
+    for windows, count in enumerate(counts, 1):
+        held += count
+        if held >= needed:
+            return {"windows": windows, "window_ms": width * 1000}
+    return {"windows": len(counts), "window_ms": width * 1000}
+
+
+def tail_line(tail: dict[str, float]) -> str:
+    return (f"slowest 1 %: nine in ten sent within {tail['windows']:.0f} windows of "
+            f"{tail['window_ms']:.0f} ms")
 
 
 def quantile_ms(ordered: list[float], q: float) -> float:
@@ -408,8 +445,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     port = args.port or free_port()
     db = Path(tempfile.mkdtemp(prefix="uno-bench-")) / "bench.db"
     server = start_process(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port),
-         "--log-level", "warning", "--ws-max-size", "4096", "--ws-per-message-deflate", "false"],
+        [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning",
+         "--ws-max-size", "4096"],
         {"UNO_DATABASE_URL": args.database or f"sqlite+aiosqlite:///{db}",
          "UNO_MAX_ROOMS": "100000"},
     )
@@ -472,7 +509,7 @@ def main() -> None:
         lines.append(
             f"{name:>4}: sockets {r['sockets']}, {r['actions_per_s']:.0f} actions/s, "
             f"latency p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms, "
-            f"server RSS {r['server_rss_mb']:.0f} MB"
+            f"server RSS {r['server_rss_mb']:.0f} MB; {tail_line(r['tail'])}"
         )
     if "p50_ratio" in out:
         lines.append(f"ratio uno/bare: p50 x{out['p50_ratio']:.1f}, p99 x{out['p99_ratio']:.1f}")
