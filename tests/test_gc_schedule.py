@@ -1,6 +1,6 @@
-"""The collector's schedule: live young objects leave the young generation at the next tick (so
-no later young collection traverses them, however many sockets a worker holds), garbage is
-freed within a tick, and what outlives a tick waits for the full collection."""
+"""The collector's schedule: live young objects leave the younger generations within two ticks
+(so no later tick traverses them, however many sockets a worker holds), garbage is freed
+within a tick, and what outlives the ticks waits for the full collection."""
 
 from __future__ import annotations
 
@@ -37,13 +37,14 @@ def cycle_freed() -> tuple[Node, asyncio.Event]:
     return node, freed
 
 
-async def test_live_young_objects_leave_the_young_generation_at_the_next_tick() -> None:
+async def test_live_young_objects_leave_the_younger_generations_within_two_ticks() -> None:
     async with scheduled():
         assert not gc.isenabled()  # no collection started by an allocation count
         pending = [[index] for index in range(50_000)]  # every socket's pending read, say
         made = {id(item) for item in pending}
         await asyncio.sleep(0.1)
-        still_young = [o for o in gc.get_objects(generation=0) if id(o) in made]
+        still_young = [o for generation in (0, 1) for o in gc.get_objects(generation)
+                       if id(o) in made]
         assert still_young == []
         assert len(pending) == 50_000
     assert gc.isenabled()  # the count-started collections are back once it stops
@@ -63,6 +64,6 @@ async def test_a_cycle_that_outlived_a_tick_waits_for_the_full_collection() -> N
         await asyncio.sleep(0.1)  # some ticks: it is old now
         del node
         await asyncio.sleep(0.1)
-        assert not freed.is_set()  # young collections do not traverse it
+        assert not freed.is_set()  # the ticks' collections do not traverse it
         async with asyncio.timeout(2):
             await freed.wait()
