@@ -35,6 +35,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bench.server import (
+    THINK_JITTER,
     BenchRoom,
     Move,
     Seat,
@@ -145,9 +146,11 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
-                      seconds: float, interval: float, announce: bool = False
+                      seconds: float, interval: float, announce: bool = False,
+                      timeline: Path | None = None, jitter: float = THINK_JITTER
                       ) -> dict[str, Any]:
-    """bench/server.py's load, seat ``i`` of every room connected to worker ``i % n``."""
+    """bench/server.py's load, seat ``i`` of every room connected to worker ``i % n``;
+    ``timeline``: a file for every measured move (wall-clock send time, latency in ms)."""
     results: list[Move] = []
     deliveries: list[list[tuple[int, list[float]]]] = [[] for _ in workers]  # per owner
     tables = []
@@ -177,10 +180,14 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
         for sink in deliveries:
             sink.clear()
 
-    await drive_tables(tables, seconds, interval, window_starts)
+    await drive_tables(tables, seconds, interval, window_starts, jitter)
     cpu = [cpu_seconds(w.process.pid) - c for w, c in zip(workers, cpu_at_start, strict=True)]
     inside = window_figures(before, [await scrape(w) for w in workers])
     close_all(tables)
+    if timeline is not None:  # to line the stalls up with what else the machine did then
+        wall = time.time() - time.perf_counter()
+        timeline.write_text("".join(f"{wall + sent:.4f} {latency * 1000:.2f}\n"
+                                    for sent, latency in results))
     ordered = sorted(latency for _, latency in results)
     paths = latency_by_path(deliveries)
     # The workers' CPU per action: steadier than a tail latency on a shared machine.
@@ -271,7 +278,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         for layout in layouts:
             last = turn == args.repeat - 1
             kills = args.kills if last and layout == "two" else 0
-            runs[layout].append(await run_layout(args, layout, kills))
+            runs[layout].append(await run_layout(args, layout, kills, turn))
     for layout, key in LAYOUT_KEYS.items():
         if layout in runs:
             out[key] = summary(runs[layout])
@@ -307,7 +314,8 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     return merged
 
 
-async def run_layout(args: argparse.Namespace, layout: str, kills: int) -> dict[str, Any]:
+async def run_layout(args: argparse.Namespace, layout: str, kills: int, turn: int
+                     ) -> dict[str, Any]:
     """One measured run of ``layout`` on fresh workers and a fresh database (then ``kills``
     failovers, for "two")."""
     base = {"UNO_DATABASE_URL": args.database, "UNO_MAX_ROOMS": "100000"}
@@ -321,7 +329,9 @@ async def run_layout(args: argparse.Namespace, layout: str, kills: int) -> dict[
         if layout == "two":
             workers.append(Worker(base))  # after the first: it migrated the database
         rooms = await rooms_on(workers, args.rooms)
-        result = await spread_load(workers, rooms, args.seconds, args.interval, args.announce)
+        timeline = None if args.timeline is None else args.timeline / f"{layout}-{turn}.txt"
+        result = await spread_load(workers, rooms, args.seconds, args.interval, args.announce,
+                                   timeline, args.think_jitter)
         times = []
         for kill in range(kills):
             owner, other = workers[kill % 2], workers[(kill + 1) % 2]
@@ -344,6 +354,9 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--interval", type=float, default=3.0, help="seconds per seat action")
+    parser.add_argument("--think-jitter", type=float, default=THINK_JITTER,
+                        help="each wait between moves within +- this fraction of its mean "
+                        "(0: the same wait every time)")
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each layout, taking turns; medians are reported")
@@ -360,8 +373,13 @@ def main() -> None:
     parser.add_argument("--logs", type=Path, help="a folder for the workers' output")
     parser.add_argument("--announce", action="store_true",
                         help="say on stderr when each measured window starts, with the pids")
+    parser.add_argument("--timeline", type=Path,
+                        help="a folder for every measured move of each run (<layout>-<turn>.txt:"
+                        " wall-clock send time, latency in ms)")
     args = parser.parse_args()
     raise_fd_limit()
+    if args.timeline is not None:
+        args.timeline.mkdir(parents=True, exist_ok=True)
     if args.logs is not None:
         args.logs.mkdir(parents=True, exist_ok=True)
         Worker.logs = args.logs
@@ -375,6 +393,7 @@ def main() -> None:
         return
     runs = f", medians of {args.repeat} runs each, taking turns" if args.repeat > 1 else ""
     lines = [f"{args.rooms} rooms x 4 clients, one action per seat every {args.interval:g} s"
+             f" (waits +-{args.think_jitter:.0%})"
              f"{'' if args.uvloop else ' (clients on the default asyncio loop)'}{runs}"]
     for key, label, cpu in (
         ("one_worker", "one worker (in-process bus)", "worker CPU"),

@@ -37,6 +37,10 @@ from bench.wsclient import ConnectionClosedError, LeanSocket, connect
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = {"turn_seconds": 0, "deck": "classic", "challenge": "off"}
+# Players do not all think for exactly as long. With one fixed wait after each move, the tables
+# a stall held up all moved again together a wait later, and again after that: sends per 20 ms
+# had twice the spread of independent players', and an autocorrelation of 0.8 at one wait.
+THINK_JITTER = 0.5
 
 
 def raise_fd_limit() -> None:
@@ -199,11 +203,13 @@ class BenchRoom:
             move["color"] = "R"
         return move
 
-    async def drive(self, interval: float, until: float) -> None:
-        """One move every ``interval / 4`` seconds (one per seat per ``interval``)."""
+    async def drive(self, interval: float, until: float, jitter: float = THINK_JITTER) -> None:
+        """A move ``interval / 4`` seconds after the last one arrived, on average (one per seat
+        per ``interval``), each wait drawn within +-``jitter`` of that."""
         await asyncio.sleep(random.random() * interval)
+        pause = interval / len(self.seats)
         while time.perf_counter() < until:
-            await asyncio.sleep(interval / len(self.seats))
+            await asyncio.sleep(pause * random.uniform(1 - jitter, 1 + jitter))
             if self.desync:
                 self.desync = False
                 with contextlib.suppress(ConnectionClosedError):
@@ -283,7 +289,7 @@ async def uno_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
 
 
 async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: float,
-                   interval: float, bare: bool) -> dict[str, Any]:
+                   interval: float, bare: bool, jitter: float = THINK_JITTER) -> dict[str, Any]:
     results: list[Move] = []
     tables = [BenchRoom(code, tokens, results) for code, tokens in rooms]
 
@@ -306,7 +312,7 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
         results.clear()
         started = time.perf_counter()
 
-    await drive_tables(tables, seconds, interval, window_starts)
+    await drive_tables(tables, seconds, interval, window_starts, jitter)
     elapsed = time.perf_counter() - started
     sockets = sum(1 for t in tables for s in t.seats if opened(s).open)
     close_all(tables)
@@ -318,14 +324,15 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
 
 
 async def drive_tables(tables: list[BenchRoom], seconds: float, interval: float,
-                       window_starts: Callable[[], Awaitable[None]]) -> None:
+                       window_starts: Callable[[], Awaitable[None]],
+                       jitter: float = THINK_JITTER) -> None:
     """Drive every table through a warm-up, call ``window_starts`` (reset the figures there),
     then drive them for ``seconds`` more; the clients' collector is off from before the first
     move."""
     with clients_without_gc():
         warm = time.perf_counter() + min(5.0, seconds / 4)
         until = warm + seconds
-        drivers = [asyncio.create_task(t.drive(interval, until)) for t in tables]
+        drivers = [asyncio.create_task(t.drive(interval, until, jitter)) for t in tables]
         await asyncio.sleep(warm - time.perf_counter())
         await window_starts()
         await asyncio.gather(*drivers)
@@ -453,7 +460,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", server)
         rooms = await uno_rooms(f"http://127.0.0.1:{port}", args.rooms)
-        uno = await run_load(f"ws://127.0.0.1:{port}", rooms, args.seconds, args.interval, False)
+        uno = await run_load(f"ws://127.0.0.1:{port}", rooms, args.seconds, args.interval, False,
+                             args.think_jitter)
         uno["server_rss_mb"] = rss_mb(server.pid)
     finally:
         stop(server)
@@ -467,7 +475,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(1.5)
             fake = [(f"r{i}", ["", "", "", ""]) for i in range(args.rooms)]
             result = await run_load(f"ws://127.0.0.1:{port}", fake, args.seconds, args.interval,
-                                    True)
+                                    True, args.think_jitter)
             result["server_rss_mb"] = rss_mb(bare.pid)
             out["bare"] = result
             out["p50_ratio"] = uno["p50_ms"] / result["p50_ms"]
@@ -482,6 +490,9 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--interval", type=float, default=3.0, help="seconds per seat action")
+    parser.add_argument("--think-jitter", type=float, default=THINK_JITTER,
+                        help="each wait between moves within +- this fraction of its mean "
+                        "(0: the same wait every time)")
     parser.add_argument("--skip-bare", action="store_true")
     parser.add_argument("--database", help="UNO_DATABASE_URL (default: a fresh SQLite file; "
                         "memory:// measures the room layer without a database)")
@@ -501,7 +512,8 @@ def main() -> None:
     if args.json:
         sys.stdout.write(json.dumps(out) + "\n")
         return
-    lines = [f"{args.rooms} rooms x 4 clients, one action per seat every {args.interval:g} s"]
+    lines = [f"{args.rooms} rooms x 4 clients, one action per seat every {args.interval:g} s"
+             f" (waits +-{args.think_jitter:.0%})"]
     for name in ("uno", "bare"):
         r = out.get(name)
         if r is None:
