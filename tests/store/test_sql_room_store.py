@@ -265,11 +265,42 @@ async def test_a_refused_record_in_a_batch_of_plain_appends_fails_only_its_own(
         assert loaded is not None and loaded.records == [record(1)]
 
 
+async def test_on_postgres_appends_that_arrive_during_a_batch_go_together_in_the_next(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Under load a batch is nearly always in flight: what arrives meanwhile waits for it and
+    goes out as one transaction, instead of one more writer (and Postgres backend) per
+    arrival, which cost two workers 5-7 % more CPU per move and doubled their p99."""
+    url = await fresh_url(request, "postgres", tmp_path)
+    engine = create_engine(url)
+    store = SqlRoomStore(engine)
+    try:
+        for code in ("SLOW", "B", "C"):
+            await store.create_room(code, {})
+        before = store.batches
+        async with engine.connect() as locker:
+            await locker.execute(text("SELECT 1 FROM rooms WHERE code = 'SLOW' FOR UPDATE"))
+            slow = asyncio.create_task(store.append("SLOW", record(1), None))
+            await asyncio.sleep(0.01)  # its batch is in flight, waiting for the row
+            later = [asyncio.create_task(store.append("B", record(1), None))]
+            await asyncio.sleep(0.005)
+            later.append(asyncio.create_task(store.append("C", record(1), None)))
+            await asyncio.sleep(0.01)
+            await locker.rollback()  # the slow batch ends within SECOND_WRITER_SECONDS
+        async with asyncio.timeout(5):
+            await asyncio.gather(slow, *later)
+        assert store.batches - before == 2  # SLOW, then B and C together
+        assert store.largest_batch == 2
+    finally:
+        await dispose_engine(engine)
+
+
 async def test_on_postgres_a_stuck_room_does_not_hold_up_the_others(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    """Postgres writes several batches at once: a room whose row is locked (say, by a takeover
-    in progress) delays its own move only, not every table of the worker."""
+    """Postgres writes several batches at once once one takes long: a room whose row is
+    locked (say, by a takeover in progress) delays its own move only, not every table of the
+    worker."""
     url = await fresh_url(request, "postgres", tmp_path)
     engine = create_engine(url)
     store = SqlRoomStore(engine)
