@@ -202,11 +202,7 @@ class SqlRoomStore:
     def _enqueue(self, item: _Append | _Job) -> None:
         self._queue.append(item)
         loop = item.done.get_loop()
-        self._writers = {
-            task: busy
-            for task, busy in self._writers.items()
-            if not task.done() and task.get_loop() is loop
-        }
+        self._forget_finished_writers(loop)
         # A writer yet to take work will take this too; so will a busy one, in its next
         # batch, unless its batch takes long: then one more starts, up to the limit.
         if not self._writers:
@@ -218,13 +214,17 @@ class SqlRoomStore:
     def _spill_over(self) -> None:
         self._spill = None
         loop = asyncio.get_running_loop()
-        self._writers = {task: busy for task, busy in self._writers.items()
-                         if not task.done() and task.get_loop() is loop}
+        self._forget_finished_writers(loop)
         if self._queue and all(self._writers.values()):
             if len(self._writers) < self._max_writers:
                 self._start_writer()
             if len(self._writers) < self._max_writers:  # the new one may be held up too
                 self._spill = loop.call_later(SECOND_WRITER_SECONDS, self._spill_over)
+
+    def _forget_finished_writers(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Keep the writers still running on ``loop`` (a test's earlier loop may have ended)."""
+        self._writers = {task: busy for task, busy in self._writers.items()
+                         if not task.done() and task.get_loop() is loop}
 
     def _start_writer(self) -> None:
         task = asyncio.create_task(self._drain(), name="SqlRoomStore writer")
