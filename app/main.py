@@ -140,6 +140,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             for task in background:
                 task.cancel()
+            # Awaited, so their own clean-up runs now (the collector counts allocations again).
+            await asyncio.gather(*background, return_exceptions=True)
             if registry.forwarder is not None:
                 await registry.forwarder.close()
             owned = list(registry.rooms)

@@ -10,7 +10,9 @@ import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from app.config import Settings
 from app.gc_schedule import collect_on_schedule
+from app.main import create_app
 
 
 @asynccontextmanager
@@ -67,3 +69,15 @@ async def test_a_cycle_that_outlived_a_tick_waits_for_the_full_collection() -> N
         assert not freed.is_set()  # the ticks' collections do not traverse it
         async with asyncio.timeout(2):
             await freed.wait()
+
+
+async def test_a_serving_worker_collects_on_the_schedule_not_by_count() -> None:
+    app = create_app(Settings(database_url="memory://"))
+    async with app.router.lifespan_context(app):
+        await asyncio.sleep(0)
+        assert not gc.isenabled()
+        node, freed = cycle_freed()
+        del node
+        async with asyncio.timeout(1):
+            await freed.wait()  # the schedule's next tick
+    assert gc.isenabled()
