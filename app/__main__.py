@@ -1,5 +1,9 @@
 """``python -m app [uvicorn options]``: uvicorn serving ``app.main:app`` as every launcher does.
 
+Incoming WebSocket messages are limited to ``UNO_MAX_FRAME_BYTES`` (the protocol enforces it
+from each frame's header, so nothing larger is buffered). uvicorn's own reading of
+X-Forwarded-For is off: the app reads it only from ``UNO_TRUSTED_PROXIES`` (app/api/clients.py).
+
 Frames are a few hundred bytes: compressing them (permessage-deflate) cost a fifth of a worker's
 CPU per move in bench/server.py, and a zlib state per socket. The WebSocket protocol writes each
 socket's frames of a move in one system call (app/api/websocket_protocol.py). Options given
@@ -12,8 +16,11 @@ import sys
 
 from uvicorn.main import main
 
+from app.config import get_settings
+
 SERVE = ["app.main:app", "--ws", "app.api.websocket_protocol:BatchingWebSocketProtocol",
-         "--ws-per-message-deflate", "false"]
+         "--ws-per-message-deflate", "false", "--no-proxy-headers",
+         "--ws-max-size", str(get_settings().max_frame_bytes)]
 
 if __name__ == "__main__":
     main([*SERVE, *sys.argv[1:]])

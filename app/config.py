@@ -32,14 +32,24 @@ class Settings(BaseSettings):
     bot_delay_ms: tuple[int, int] = (700, 1600)  # a bot "thinks" this long before acting
     snapshot_every: int = 100  # records between engine snapshots
     keep_events: int = 256  # events kept per room for ``since`` resumes (>= 200)
-    # Limits
-    max_frame_bytes: int = 4096
-    player_rate: int = 100  # messages per ``rate_window_seconds``
+    # Limits, per socket and per client (its address; see ``trusted_proxies``). With several
+    # workers each worker counts its own sockets and rooms.
+    max_frame_bytes: int = 4096  # a larger WebSocket frame closes the socket (1009) unread
+    max_body_bytes: int = 16384  # a larger HTTP body is refused (413)
+    player_rate: int = 100  # messages per ``rate_window_seconds``, one socket
     spectator_rate: int = 50
+    client_rate: int = 600  # messages per ``rate_window_seconds``, all sockets of one client
     rate_window_seconds: float = 20.0
     rate_abuse_extra: int = 20  # refused messages past the limit before the socket is closed
-    send_queue_limit: int = 64
+    send_queue_limit: int = 64  # frames waiting unread before a socket is dropped (4408)
     unknown_code_rate: int = 30  # unknown room codes per minute and client before 429
+    sockets_per_client: int = 32  # open WebSockets of one client (a party on one Wi-Fi)
+    spectators_per_room: int = 200  # spectator sockets of one room
+    rooms_per_minute: int = 10  # rooms one client may create per minute (then 429)
+    empty_rooms_per_client: int = 5  # open rooms of one client that nobody else joined
+    # Addresses or networks of reverse proxies whose X-Forwarded-For names the client
+    # ("10.0.0.0/8,127.0.0.1"); empty: the peer address is the client.
+    trusted_proxies: str = ""
 
 
 @lru_cache(maxsize=1)

@@ -17,8 +17,8 @@ from fastapi.staticfiles import StaticFiles
 
 from app import gc_schedule
 from app.api import errors, health, history, rooms, ws
-from app.api.deps import Services
-from app.api.limits import KeyedRateLimiter
+from app.api.body_limit import BodyLimit
+from app.api.deps import build_services
 from app.bus import Bus, InProcessBus
 from app.config import Settings, get_settings
 from app.logs import configure_logging
@@ -123,10 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hub.on_moved.append(forwarder.forget_owner)
             forwarder.start()
             registry.run()  # the takeover sweep
-        application.state.services = Services(
-            settings, store, bus, registry, hub,
-            KeyedRateLimiter(settings.unknown_code_rate, 60.0),
-        )
+        application.state.services = build_services(settings, store, bus, registry, hub)
         recovered = await registry.recover()
         log.info("serving; %d rooms recovered from the store", recovered)
         gc_schedule.settle()
@@ -161,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Real-time UNO rooms over WebSockets. See docs/protocol.md.",
         lifespan=lifespan,
     )
+    application.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     errors.install(application)
     application.include_router(health.router)
     application.include_router(rooms.router)

@@ -35,6 +35,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bench.server import (
+    ONE_ADDRESS_LIMITS,
     THINK_JITTER,
     BenchRoom,
     Move,
@@ -318,7 +319,7 @@ async def run_layout(args: argparse.Namespace, layout: str, kills: int, turn: in
                      ) -> dict[str, Any]:
     """One measured run of ``layout`` on fresh workers and a fresh database (then ``kills``
     failovers, for "two")."""
-    base = {"UNO_DATABASE_URL": args.database, "UNO_MAX_ROOMS": "100000"}
+    base = {"UNO_DATABASE_URL": args.database, **ONE_ADDRESS_LIMITS}
     if layout != "one":  # "redis" (one worker on the Redis bus) and "two"
         base = {**base, "UNO_REDIS_URL": args.redis,
                 "UNO_REDIS_PREFIX": f"bench:{uuid.uuid4().hex[:8]}:",

@@ -43,6 +43,17 @@ RULES = {"turn_seconds": 0, "deck": "classic", "challenge": "off"}
 THINK_JITTER = 0.5
 
 
+# Every benchmark client comes from 127.0.0.1: the limits per client address would see one
+# client opening thousands of sockets and rooms.
+ONE_ADDRESS_LIMITS = {
+    "UNO_MAX_ROOMS": "100000",
+    "UNO_ROOMS_PER_MINUTE": "1000000",
+    "UNO_EMPTY_ROOMS_PER_CLIENT": "1000000",
+    "UNO_SOCKETS_PER_CLIENT": "1000000",
+    "UNO_CLIENT_RATE": "100000000",
+}
+
+
 def raise_fd_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
@@ -455,7 +466,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning",
          "--ws-max-size", "4096"],
         {"UNO_DATABASE_URL": args.database or f"sqlite+aiosqlite:///{db}",
-         "UNO_MAX_ROOMS": "100000"},
+         **ONE_ADDRESS_LIMITS},
     )
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", server)

@@ -31,8 +31,10 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, env: dict[str, str], port: int | None = None) -> None:
+    def __init__(self, env: dict[str, str], port: int | None = None,
+                 log_level: str = "warning") -> None:
         self.port = port or free_port()
+        self.log_level = log_level
         self.env = {**os.environ, **env}
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = Path(tempfile.mkstemp(prefix="uno-server-", suffix=".log")[1])
@@ -48,7 +50,7 @@ class ServerProcess:
     def start(self, timeout: float = 20.0) -> None:
         command = [
             sys.executable, "-m", "app",  # as scripts/serve.sh
-            "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+            "--host", "127.0.0.1", "--port", str(self.port), "--log-level", self.log_level,
         ]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log,
@@ -85,9 +87,29 @@ class ServerProcess:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-5000:]
 
+    def full_log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+
+# Every test shares 127.0.0.1: the limits per client are raised out of the way, except where
+# a test is about them (tests/api/test_hostile_clients.py starts servers of its own).
+GENEROUS_LIMITS = {
+    "UNO_ROOMS_PER_MINUTE": "100000",
+    "UNO_EMPTY_ROOMS_PER_CLIENT": "100000",
+    "UNO_SOCKETS_PER_CLIENT": "100000",
+    "UNO_CLIENT_RATE": "1000000",
+    "UNO_UNKNOWN_CODE_RATE": "100000",
+}
+
 
 def test_env(database: Path | None = None, **extra: str) -> dict[str, str]:
-    """Settings for a test server: UNO_TESTING on, fast bots, a private SQLite file."""
+    """Settings for a test server: UNO_TESTING on, fast bots, a private SQLite file, limits per
+    client out of the way."""
     if database is None:
         database = Path(tempfile.mkdtemp(prefix="uno-db-")) / "uno.db"
     env = {
@@ -95,14 +117,15 @@ def test_env(database: Path | None = None, **extra: str) -> dict[str, str]:
         "UNO_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
         "UNO_BOT_DELAY_MS": "[5,30]",
         "UNO_HOST_GRACE_SECONDS": "0.2",
+        **GENEROUS_LIMITS,
     }
     env.update(extra)
     return env
 
 
 @contextmanager
-def running_server(**env: str) -> Iterator[ServerProcess]:
-    server = ServerProcess({**test_env(), **env})
+def running_server(log_level: str = "warning", **env: str) -> Iterator[ServerProcess]:
+    server = ServerProcess({**test_env(), **env}, log_level=log_level)
     server.start()
     try:
         yield server

@@ -1,23 +1,28 @@
 """One WebSocket as the room layer sees it: a seat (or none), a bounded send queue drained by a
 writer task (all that is queued in one write, where the server can: SEND_BATCH), and the rule
-that a client which stops reading is dropped."""
+that a client which stops reading is dropped (4408: the close frame goes out behind what is
+queued and the connection is cut soon after, see ``websocket_protocol``).
+
+Frames of events go out in seq order, and a ``state`` never after an event it does not include:
+until ``begin`` (on connect, and again while a ``sync`` is answered: ``hold``) events wait, and
+those the first frames already cover are dropped."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import deque
 from typing import Any
 
 from starlette.websockets import WebSocket
 
+from app.codes import Close
 from app.jsonwire import compact_json
 
 from .websocket_protocol import SEND_BATCH
 
 log = logging.getLogger("uno.ws")
-
-CLOSE_TOO_SLOW = 4408
 
 
 class Connection:
@@ -31,6 +36,7 @@ class Connection:
         self._queue: deque[str] = deque()
         self._wake = asyncio.Event()
         self.closing: tuple[int, str] | None = None
+        self.close_sent = False
         self.writer: asyncio.Task[None] | None = None
 
     # -- the Viewer protocol (called by the hub and the room, never awaited) ----------------
@@ -58,6 +64,14 @@ class Connection:
 
     # -- used by the endpoint --------------------------------------------------------------
 
+    def hold(self) -> None:
+        """Hold event frames back until the next ``begin`` (a ``sync`` is being answered)."""
+        self.ready = False
+
+    def release(self) -> None:
+        """Stop holding: the ``sync`` failed, so the held frames go out as they are."""
+        self.begin([], -1)
+
     @property
     def queued(self) -> int:
         return len(self._queue)
@@ -71,7 +85,7 @@ class Connection:
         if len(self._queue) >= self.queue_limit:
             # The client does not read: drop it rather than hold frames for it forever.
             log.info("dropping a socket with %d frames unsent", len(self._queue))
-            self.closing = (CLOSE_TOO_SLOW, "too slow: frames are not being read")
+            self.closing = (Close.TOO_SLOW, "too slow: frames are not being read")
             self._queue.clear()
             if self.writer is not None:
                 self.writer.cancel()
@@ -94,6 +108,14 @@ class Connection:
                 else:
                     await self.ws.send_text(queue.popleft())
             if self.closing is not None:
-                code, reason = self.closing
-                await self.ws.close(code, reason)
+                await self.send_close()
                 return
+
+    async def send_close(self) -> None:
+        """The close frame of ``closing``, once (the protocol never waits for the client)."""
+        if self.closing is None or self.close_sent:
+            return
+        self.close_sent = True
+        code, reason = self.closing
+        with contextlib.suppress(RuntimeError):  # the client closed first
+            await self.ws.close(code, reason)

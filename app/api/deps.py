@@ -2,17 +2,39 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
 
 from app.bus import Bus
 from app.config import Settings
 from app.rooms import Hub, RoomRegistry
 from app.store.base import RoomStore
 
-from .limits import KeyedRateLimiter
+from .clients import Network, client_address, trusted_networks
+from .limits import KeyedRateLimiter, SocketCounter
+
+
+@dataclass(slots=True)
+class ClientLimits:
+    """What each client (address) may do, counted apart from every other client."""
+
+    unknown_codes: KeyedRateLimiter  # room codes that do not exist, per minute
+    rooms_created: KeyedRateLimiter  # rooms created, per minute
+    messages: KeyedRateLimiter  # socket messages, over all of the client's sockets
+    sockets: SocketCounter  # open sockets
+
+    @classmethod
+    def of(cls, settings: Settings) -> ClientLimits:
+        return cls(
+            KeyedRateLimiter(settings.unknown_code_rate, 60.0),
+            KeyedRateLimiter(settings.rooms_per_minute, 60.0),
+            KeyedRateLimiter(settings.client_rate, settings.rate_window_seconds,
+                             settings.rate_abuse_extra * 5),
+            SocketCounter(settings.sockets_per_client),
+        )
 
 
 @dataclass(slots=True)
@@ -22,7 +44,18 @@ class Services:
     bus: Bus
     registry: RoomRegistry
     hub: Hub
-    unknown_codes: KeyedRateLimiter
+    limits: ClientLimits
+    trusted: tuple[Network, ...] = field(default=())
+
+    def client(self, connection: HTTPConnection) -> str:
+        """The address the limits count this request or socket under."""
+        return client_address(connection, self.trusted)
+
+
+def build_services(settings: Settings, store: RoomStore, bus: Bus, registry: RoomRegistry,
+                   hub: Hub) -> Services:
+    return Services(settings, store, bus, registry, hub, ClientLimits.of(settings),
+                    trusted_networks(settings.trusted_proxies))
 
 
 def services(request: Request) -> Services:

@@ -1,5 +1,6 @@
 """JSON errors for every failure: ``{"error": {"code", "message"}}`` with a fitting status and
-never a stack trace."""
+never a stack trace. ``ApiError`` is the edge's own refusal (limits, bad ids), with any headers
+it needs (``Retry-After``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from app.codes import Err
 from app.engine import EngineError
 from app.rooms import RoomError
 from app.rooms.metrics import METRICS
@@ -17,12 +19,29 @@ from app.rooms.metrics import METRICS
 log = logging.getLogger("uno.api")
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
+class ApiError(Exception):
+    def __init__(self, status: int, code: Err, message: str,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+        self.headers = headers
+
+    def response(self) -> JSONResponse:
+        return error_response(self.status, self.code, self.message, self.headers)
+
+
+def error_response(status: int, code: str, message: str,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
     METRICS.error(code)
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
+                        headers=headers)
 
 
 def install(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return exc.response()
+
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:
         return error_response(exc.status, exc.code, exc.message)
@@ -41,7 +60,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        code = {404: Err.NOT_FOUND, 405: Err.METHOD_NOT_ALLOWED}.get(exc.status_code,
+                                                                    Err.BAD_REQUEST)
         return error_response(exc.status_code, code, str(exc.detail))
 
     @app.exception_handler(Exception)

@@ -22,15 +22,20 @@ handler is needed.
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from app.codes import Err
 from app.store.errors import StoreError
 from app.store.history import HistoryStore
 from app.store.leagues import MAX_PAGE, list_leagues
+
+from .errors import ApiError
+from .fields import parse_id
+from .text import Name
 
 router = APIRouter(prefix="/api", tags=["history"])
 
@@ -47,46 +52,53 @@ HistoryDep = Annotated[HistoryStore | None, Depends(get_history)]
 
 def _need(history: HistoryStore | None) -> HistoryStore:
     if history is None:  # e.g. an app run without a database
-        raise ApiError(503, "unavailable", "match history needs a database (UNO_DATABASE_URL)")
+        raise ApiError(503, Err.UNAVAILABLE,
+                       "match history needs a database (UNO_DATABASE_URL)")
     return history
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-    def response(self) -> JSONResponse:
-        body = {"error": {"code": self.code, "message": self.message}}
-        return JSONResponse(body, status_code=self.status)
-
-
 def _id(value: str, what: str) -> int:
-    if not value.isdigit() or len(value) > 12:
-        raise ApiError(404, "not_found", f"no {what} {value!r}")
-    return int(value)
+    ident = parse_id(value)
+    if ident is None:
+        raise ApiError(404, Err.NOT_FOUND, f"no {what} {value[:20]!r}")
+    return ident
 
 
-async def _json_object(request: Request) -> dict[str, Any]:
+def _page_size(value: str, high: int) -> int:
+    size = parse_id(value)
+    if size is None or size > high:
+        raise ApiError(400, Err.BAD_REQUEST, f"limit must be a whole number from 1 to {high}")
+    return size
+
+
+class NewPlayer(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    name: Name
+
+
+class NewLeague(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    name: Name
+    scoring: Literal["winner_takes", "lowest_wins"]
+    target: Annotated[StrictInt, Field(ge=1, le=100_000)] | None = None
+
+
+_BODY = TypeVar("_BODY", bound=BaseModel)
+
+
+async def _body(request: Request, model: type[_BODY]) -> _BODY:
     try:
-        body = json.loads(await request.body() or b"null")
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ApiError(400, "bad_request", "the body must be a JSON object") from exc
-    if not isinstance(body, dict):
-        raise ApiError(400, "bad_request", "the body must be a JSON object")
-    return body
-
-
-def _text(body: dict[str, Any], key: str) -> str:
-    value = body.get(key)
-    if not isinstance(value, str):
-        raise ApiError(400, "bad_request", f"{key!r} must be text")
-    return value
+        return model.model_validate_json(await request.body() or b"null")
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(p) for p in first["loc"]) or "body"
+        why = str(first["msg"]).removeprefix("Value error, ")
+        raise ApiError(400, Err.BAD_REQUEST, f"{where}: {why}") from None
 
 
 def _found(value: Any, what: str, ident: int) -> Any:
     if value is None:
-        raise ApiError(404, "not_found", f"no {what} {ident}")
+        raise ApiError(404, Err.NOT_FOUND, f"no {what} {ident}")
     return value
 
 
@@ -97,15 +109,17 @@ async def _answer(work: Any, status: int = 200) -> JSONResponse:
     except ApiError as exc:
         return exc.response()
     except StoreError as exc:
-        return ApiError(_STATUS.get(exc.code, 400), exc.code, exc.message).response()
+        status = _STATUS.get(exc.code, 400)
+        return ApiError(status, Err(exc.code) if exc.code in _STATUS else Err.BAD_REQUEST,
+                        exc.message).response()
 
 
 @router.post("/players", status_code=201, response_model=None)
 async def create_player(request: Request, history: HistoryDep) -> JSONResponse:
     async def work() -> dict[str, Any]:
         store = _need(history)
-        body = await _json_object(request)
-        player = await store.create_player(_text(body, "name"))
+        body = await _body(request, NewPlayer)
+        player = await store.create_player(body.name)
         return {"id": player.id, "name": player.name, "key": player.key}
 
     return await _answer(work(), 201)
@@ -129,9 +143,10 @@ async def get_player_matches(
         store = _need(history)
         ident = _id(player_id, "player")
         _found(await store.player(ident), "player", ident)
-        if not limit.isdigit():
-            raise ApiError(400, "bad_request", "limit must be a whole number")
-        return {"matches": await store.recent_matches(ident, int(limit))}
+        size = parse_id(limit)
+        if size is None:
+            raise ApiError(400, Err.BAD_REQUEST, "limit must be a whole number from 1")
+        return {"matches": await store.recent_matches(ident, size)}
 
     return await _answer(work())
 
@@ -160,11 +175,8 @@ async def get_match_events(match_id: str, history: HistoryDep) -> JSONResponse:
 async def create_league(request: Request, history: HistoryDep) -> JSONResponse:
     async def work() -> dict[str, Any]:
         store = _need(history)
-        body = await _json_object(request)
-        target = body.get("target")
-        if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
-            raise ApiError(400, "bad_request", "target must be a whole number")
-        league = await store.create_league(_text(body, "name"), _text(body, "scoring"), target)
+        body = await _body(request, NewLeague)
+        league = await store.create_league(body.name, body.scoring, body.target)
         return {"id": league}
 
     return await _answer(work(), 201)
@@ -178,13 +190,12 @@ async def get_leagues(
 
     async def work() -> dict[str, Any]:
         store = _need(history)
-        if not limit.isdigit() or not 1 <= int(limit) <= MAX_PAGE:
-            raise ApiError(400, "bad_request", f"limit must be a whole number from 1 to {MAX_PAGE}")
-        if before is not None and (not before.isdigit() or len(before) > 12):
-            raise ApiError(400, "bad_request", "before must be a league id")
-        size = int(limit)
+        size = _page_size(limit, MAX_PAGE)
+        older = None if before is None else parse_id(before)
+        if before is not None and older is None:
+            raise ApiError(400, Err.BAD_REQUEST, "before must be a league id")
         async with store.engine.begin() as conn:
-            page = await list_leagues(conn, size + 1, None if before is None else int(before))
+            page = await list_leagues(conn, size + 1, older)
         more = len(page) > size
         page = page[:size]
         return {"leagues": page, "next": page[-1]["id"] if more else None}

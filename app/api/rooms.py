@@ -1,42 +1,52 @@
-"""HTTP: create, join, list and look at rooms (PROTOCOL.md "HTTP")."""
+"""HTTP: create, join, list and look at rooms (PROTOCOL.md "HTTP"), within the limits per
+client: rooms created per minute, open rooms nobody joined, unknown codes."""
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request, Response
 
-from app.rooms import Room, RoomError, RoomNotFound
-from app.rooms.items import Item
+from app.codes import Err
+from app.rooms import Room, RoomNotFound
+from app.rooms.codes import is_room_code
+from app.rooms.items import Item, JoinRequest
 
 from .deps import Services, ServicesDep
+from .errors import ApiError
 from .schemas import ERRORS, CreateRoom, JoinRoom, RoomSummary, SeatGranted
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses=ERRORS)
 
-
-def client_key(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
+MAX_PAGE = 100
 
 
 async def find_room(services: Services, code: str, client: str) -> Room:
     """The room, or 404; a client guessing codes in bulk gets 429 (PROTOCOL.md)."""
-    if services.unknown_codes.blocked(client):
-        raise RoomError("rate_limited", "too many unknown room codes; slow down", 429)
-    room = await services.registry.get(code)
+    unknown = services.limits.unknown_codes
+    if unknown.blocked(client):
+        raise ApiError(429, Err.RATE_LIMITED, "too many unknown room codes; slow down",
+                       _retry_after(unknown.retry_after(client)))
+    room = await services.registry.get(code) if is_room_code(code) else None
     if room is None:
-        services.unknown_codes.hit(client)
-        raise RoomNotFound(code.upper())
+        unknown.hit(client)
+        raise RoomNotFound(code.upper() if is_room_code(code) else "?")
     return room
 
 
-async def league_rules(request: Request, league: str) -> dict[str, Any]:
+def _retry_after(seconds: float) -> dict[str, str]:
+    return {"Retry-After": str(max(1, math.ceil(seconds)))}
+
+
+async def league_rules(request: Request, league: int) -> dict[str, Any]:
+    """What a league fixes for its rooms: its scoring and target."""
     history = getattr(request.app.state, "history", None)
     if history is None:
-        raise RoomError("bad_request", "leagues need a database (UNO_DATABASE_URL)", 400)
-    info = await history.league(int(league)) if league.isdigit() else None
+        raise ApiError(400, Err.BAD_REQUEST, "leagues need a database (UNO_DATABASE_URL)")
+    info = await history.league(league)
     if info is None:
-        raise RoomError("not_found", f"there is no league {league!r}", 404)
+        raise ApiError(404, Err.NOT_FOUND, f"there is no league {league}")
     return {"scoring": info.scoring, "target": info.target}
 
 
@@ -45,20 +55,33 @@ async def create_room(
     body: CreateRoom, request: Request, services: ServicesDep
 ) -> dict[str, Any]:
     """Create a room; the creator takes seat 0 and is the host. With ``league`` the room
-    plays by the league's scoring and target, and its finished matches count there."""
-    rules = body.rules
-    if body.league is not None:
-        rules = {**(rules or {}), **await league_rules(request, body.league)}
+    plays by the league's scoring and target (no host command changes them), and its
+    finished matches count there."""
+    client = services.client(request)
+    settings = services.settings
+    if services.registry.open_empty_rooms(client) >= settings.empty_rooms_per_client:
+        raise ApiError(429, Err.TOO_MANY_ROOMS,
+                       f"you have {settings.empty_rooms_per_client} open rooms that nobody "
+                       "joined yet: play in one of them, or wait until they close",
+                       _retry_after(60))
+    created = services.limits.rooms_created
+    if not created.allow(client):
+        raise ApiError(429, Err.RATE_LIMITED,
+                       f"at most {settings.rooms_per_minute} new rooms a minute; slow down",
+                       _retry_after(created.retry_after(client)))
+    fixed = None if body.league is None else await league_rules(request, body.league)
     code, seat, token = await services.registry.create(
         body.name,
         preset_name=body.preset,
-        rules=rules,
+        rules=body.rules,
         public=body.public,
         max_players=body.max_players,
         seed=body.seed,
-        deal=body.deal,
+        deal=None if body.deal is None else body.deal.model_dump(),
         player_key=body.player_key,
-        league=body.league,
+        league=None if body.league is None else str(body.league),
+        fixed_rules=fixed,
+        creator=client,
     )
     return {"code": code, "seat": seat, "token": token}
 
@@ -68,21 +91,34 @@ async def join_room(
     code: str, body: JoinRoom, request: Request, services: ServicesDep
 ) -> dict[str, Any]:
     """Take the next free seat (between matches only)."""
-    room = await find_room(services, code, client_key(request))
-    seat, token = await room.ask(
-        Item("join", message={"name": body.name, "player_key": body.player_key})
-    )
+    room = await find_room(services, code, services.client(request))
+    seat, token = await room.ask(Item("join", join=JoinRequest(body.name, body.player_key)))
     return {"code": room.code, "seat": seat, "token": token}
 
 
 @router.get("", response_model=list[RoomSummary])
-async def list_rooms(services: ServicesDep) -> list[dict[str, Any]]:
-    """Public rooms open to join or watch, on every worker."""
-    return await services.registry.listed_rooms()
+async def list_rooms(
+    request: Request,
+    response: Response,
+    services: ServicesDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+    offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
+) -> list[dict[str, Any]]:
+    """Public rooms open to join or watch, on every worker, a page at a time: rooms open to
+    join first, then the newest. ``Link: <...>; rel="next"`` names the next page."""
+    rooms = await services.registry.listed_rooms()
+    rooms.sort(key=lambda r: (not r.get("open"), -int(r.get("created_ms") or 0), r["code"]))
+    page = rooms[offset:offset + limit]
+    if offset + limit < len(rooms):
+        url = request.url.include_query_params(limit=limit, offset=offset + limit)
+        response.headers["Link"] = f'<{url.path}?{url.query}>; rel="next"'
+    response.headers["X-Total-Count"] = str(len(rooms))
+    return page
 
 
 @router.get("/{code}", response_model=RoomSummary)
 async def room_summary(code: str, request: Request, services: ServicesDep) -> dict[str, Any]:
     """One room's public summary (no hands, no tokens)."""
-    room = await find_room(services, code, client_key(request))
+    room = await find_room(services, code, services.client(request))
     return services.registry.summary(room)
+

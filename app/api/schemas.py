@@ -1,35 +1,46 @@
-"""Pydantic schemas of the HTTP API (the OpenAPI docs are generated from these)."""
+"""Pydantic schemas of the HTTP API: strict, bounded, safe text (the OpenAPI docs come from
+these)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from .fields import CardText, DbId, PlainRules, Secret
+from .text import Name, SafeText
 
 
-def _league_id(value: object) -> object:
-    """POST /api/leagues answers a number; accept it as it came, or as text."""
-    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+class _Body(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
 
 
-LeagueId = Annotated[str, BeforeValidator(_league_id), Field(max_length=64)]
+class RiggedDeal(_Body):
+    """UNO_TESTING only: the first round dealt exactly so (PROTOCOL.md)."""
+
+    dealer: Annotated[StrictInt, Field(ge=0, le=9)] = 0
+    hands: Annotated[list[Annotated[list[CardText], Field(max_length=112)]],
+                     Field(min_length=2, max_length=10)]
+    discard: CardText
+    draw_pile: Annotated[list[CardText], Field(max_length=112)] = []
 
 
-class CreateRoom(BaseModel):
-    name: str = Field(min_length=1, max_length=32, description="the creator's display name")
-    preset: str | None = Field(None, description="official, house, seeded or party")
-    rules: dict[str, Any] | None = Field(None, description="single toggles (RULES.md keys)")
-    public: bool = True
-    max_players: int = Field(10, ge=2, le=10)
-    seed: int | None = Field(None, description="makes every shuffle of the room reproducible")
-    deal: dict[str, Any] | None = Field(None, description="UNO_TESTING only: a rigged first deal")
-    player_key: str | None = Field(None, max_length=128)
-    league: LeagueId | None = Field(None, description="a league id, as POST /api/leagues gave it")
+class CreateRoom(_Body):
+    name: Name = Field(description="the creator's display name (1-32 characters)")
+    preset: SafeText | None = Field(None, description="official, house, seeded or party")
+    rules: PlainRules | None = Field(None, description="single toggles (RULES.md keys)")
+    public: StrictBool = True
+    max_players: Annotated[StrictInt, Field(ge=2, le=10)] = 10
+    seed: Annotated[StrictInt, Field(ge=0, le=2**53)] | None = Field(
+        None, description="makes every shuffle of the room reproducible")
+    deal: RiggedDeal | None = Field(None, description="UNO_TESTING only: a rigged first deal")
+    player_key: Secret | None = None
+    league: DbId | None = Field(None, description="a league id, as POST /api/leagues gave it")
 
 
-class JoinRoom(BaseModel):
-    name: str = Field(min_length=1, max_length=32)
-    player_key: str | None = Field(None, max_length=128)
+class JoinRoom(_Body):
+    name: Name
+    player_key: Secret | None = None
 
 
 class SeatGranted(BaseModel):
@@ -58,6 +69,7 @@ class RoomSummary(BaseModel):
     rules: dict[str, Any]
     match: str | None
     open: bool = Field(description="seats are free and no match is running")
+    created_ms: int = Field(0, description="when the room was made (epoch milliseconds)")
 
 
 class ErrorDetail(BaseModel):
@@ -70,5 +82,5 @@ class ErrorBody(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (400, 403, 404, 409, 422, 429, 503)
+    status: {"model": ErrorBody} for status in (400, 403, 404, 409, 413, 422, 429, 503)
 }

@@ -1,65 +1,103 @@
-"""WebSocket /ws/rooms/{code}: seat tokens, limits, and the frames of PROTOCOL.md."""
+"""WebSocket /ws/rooms/{code}: seat tokens, limits per socket and per client, and the frames of
+PROTOCOL.md. Every refusal is an error frame or a close code from ``app.codes``, and changes
+nothing; the socket is accepted first so that a browser sees the code."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-from typing import Any
+import re
+from dataclasses import dataclass
 
 from fastapi import APIRouter, WebSocket
+from starlette.datastructures import QueryParams
 from starlette.websockets import WebSocketDisconnect
 
+from app.codes import Close, Err
 from app.engine import EngineError
 from app.rooms import Room, RoomError
-from app.rooms.codes import token_hash
+from app.rooms.codes import is_room_code, token_hash
 from app.rooms.items import Item
 from app.rooms.metrics import METRICS
 
 from .connection import Connection
 from .deps import Services
 from .limits import RateLimiter
+from .messages import BadFrame, parse_frame
 
 router = APIRouter()
 log = logging.getLogger("uno.ws")
 
-CLOSE_BAD_TOKEN = 4401
-CLOSE_UNKNOWN_ROOM = 4404
-CLOSE_FLOOD = 4429
-CLOSE_TOO_BIG = 1009
-CLOSE_TRY_LATER = 1013
-MAX_ID = 64
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,128}")
+_SEQ = re.compile(r"[0-9]{1,16}")
+
+
+@dataclass(frozen=True, slots=True)
+class SocketQuery:
+    token: str | None  # None: a spectator
+    since: int | None
+
+
+def socket_query(params: QueryParams) -> SocketQuery | None:
+    """``token`` and ``since``, strictly; None when either is present but malformed."""
+    token = params.get("token")
+    since = params.get("since")
+    if token is not None and not _TOKEN.fullmatch(token):
+        return None
+    if since is not None and not _SEQ.fullmatch(since):
+        return None
+    return SocketQuery(token, None if since is None else int(since))
 
 
 @router.websocket("/ws/rooms/{code}")
-async def room_socket(
-    ws: WebSocket, code: str, token: str | None = None, since: int | None = None
-) -> None:
+async def room_socket(ws: WebSocket, code: str) -> None:
     services: Services = ws.app.state.services
     await ws.accept()  # first, so that a browser sees the close codes below
-    client = ws.client.host if ws.client is not None else "unknown"
-    if services.unknown_codes.blocked(client):
-        await ws.close(CLOSE_UNKNOWN_ROOM, "too many unknown room codes")
+    client = services.client(ws)
+    sockets = services.limits.sockets
+    if not sockets.open(client):
+        await ws.close(Close.TOO_MANY_SOCKETS, "too many sockets from your address")
         return
     try:
-        room = await services.registry.get(code)
+        query = socket_query(ws.query_params)
+        if query is None:
+            await ws.close(Close.BAD_QUERY, "'token' or 'since' is malformed")
+            return
+        await _serve(ws, services, client, code, query)
+    finally:
+        sockets.close(client)
+
+
+async def _serve(ws: WebSocket, services: Services, client: str, code: str,
+                 query: SocketQuery) -> None:
+    unknown = services.limits.unknown_codes
+    if unknown.blocked(client):
+        await ws.close(Close.UNKNOWN_ROOM, "too many unknown room codes")
+        return
+    try:
+        room = await services.registry.get(code) if is_room_code(code) else None
     except RoomError as exc:
-        await ws.close(CLOSE_TRY_LATER, exc.message[:100])
+        await ws.close(Close.TRY_LATER, exc.message[:100])
         return
     if room is None:
-        services.unknown_codes.hit(client)
-        await ws.close(CLOSE_UNKNOWN_ROOM, "unknown room")
+        unknown.hit(client)
+        await ws.close(Close.UNKNOWN_ROOM, "unknown room")
         return
     settings = services.settings
-    conn = Connection(ws, token_hash(token) if token else None, settings.send_queue_limit)
-    services.hub.attach(room.code, conn)
+    hub = services.hub
+    if query.token is None and hub.spectators(room.code) >= settings.spectators_per_room:
+        await ws.close(Close.ROOM_CROWDED, "this room has as many spectators as it takes")
+        return
+    conn = Connection(ws, token_hash(query.token) if query.token else None,
+                      settings.send_queue_limit)
+    hub.attach(room.code, conn)
     connected = False
     try:
         try:
-            await room.ask(Item("connect", viewer=conn, since=since))
+            await room.ask(Item("connect", viewer=conn, since=query.since))
         except RoomError as exc:
-            close = CLOSE_BAD_TOKEN if exc.code == "bad_token" else CLOSE_TRY_LATER
+            close = Close.BAD_TOKEN if exc.code == "bad_token" else Close.TRY_LATER
             await ws.close(close, exc.message[:100])
             return
         connected = True
@@ -67,23 +105,26 @@ async def room_socket(
         limit = settings.player_rate if conn.seat is not None else settings.spectator_rate
         limiter = RateLimiter(limit, settings.rate_window_seconds, settings.rate_abuse_extra)
         conn.writer = asyncio.create_task(conn.write_loop())
-        reader = asyncio.create_task(read_loop(ws, conn, room, limiter, settings.max_frame_bytes))
+        reader = asyncio.create_task(
+            read_loop(ws, conn, room, limiter, services, client))
         await asyncio.wait({conn.writer, reader}, return_when=asyncio.FIRST_COMPLETED)
         for task in (conn.writer, reader):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await conn.send_close()  # dropped (too slow, flooding): never waits for the client
     finally:
-        services.hub.detach(room.code, conn)
+        hub.detach(room.code, conn)
         if connected:
             METRICS.sockets -= 1
             if not room.stopped:
                 room.inbox.put_nowait(Item("disconnect", viewer=conn))
 
 
-async def read_loop(
-    ws: WebSocket, conn: Connection, room: Room, limiter: RateLimiter, max_bytes: int
-) -> None:
+async def read_loop(ws: WebSocket, conn: Connection, room: Room, limiter: RateLimiter,
+                    services: Services, client: str) -> None:
+    max_bytes = services.settings.max_frame_bytes
+    client_rate = services.limits.messages
     while conn.closing is None:
         try:
             message = await ws.receive()
@@ -94,59 +135,56 @@ async def read_loop(
         text = message.get("text")
         if text is None:
             text = (message.get("bytes") or b"").decode("utf-8", "replace")
+        # The protocol refuses larger frames unread (python -m app); this is for other servers.
         if len(text) > max_bytes // 4 and len(text.encode()) > max_bytes:
             METRICS.error("too_big")
-            conn.close(CLOSE_TOO_BIG, f"frames are limited to {max_bytes} bytes")
+            conn.close(Close.TOO_BIG, f"frames are limited to {max_bytes} bytes")
             return
-        if not limiter.allow():
-            if limiter.abusive:
-                conn.close(CLOSE_FLOOD, "too many messages")
+        if not (limiter.allow() and client_rate.allow(client)):
+            if limiter.abusive or client_rate.abusive(client):
+                conn.close(Close.FLOOD, "too many messages")
                 return
-            _error(conn, _peek_id(text), "rate_limited", "too many messages: slow down")
+            _error(conn, _id_of(text), Err.RATE_LIMITED, "too many messages: slow down")
             continue
         await handle_text(conn, room, text)
         if conn.queued:
             await asyncio.sleep(0)  # let the writer drain replies before the next message
 
 
-def _peek_id(text: str) -> Any:
-    with contextlib.suppress(ValueError):
-        data = json.loads(text)
-        if isinstance(data, dict):
-            return data.get("id")
-    return None
+def _id_of(text: str) -> str | int | None:
+    try:
+        return parse_frame(text).id
+    except BadFrame as exc:
+        return exc.id
 
 
-def _error(conn: Connection, mid: Any, code: str, message: str) -> None:
+def _error(conn: Connection, mid: str | int | None, code: str, message: str) -> None:
     METRICS.error(code)
     conn.send({"type": "error", "id": mid, "code": code, "message": message})
 
 
 async def handle_text(conn: Connection, room: Room, text: str) -> None:
-    """One client message: parsed once here, answered with ack or error."""
+    """One client message: parsed once, by its model, then answered with ack or error."""
     try:
-        data = json.loads(text)
-    except ValueError:
-        _error(conn, None, "bad_message", "the message is not JSON")
+        parsed = parse_frame(text)
+    except BadFrame as exc:
+        _error(conn, exc.id, Err.BAD_MESSAGE, exc.message)
         return
-    if not isinstance(data, dict):
-        _error(conn, None, "bad_message", "a message is a JSON object with a 'type'")
+    mid = parsed.id
+    if parsed.type == "ping":
+        conn.send({"type": "pong", "id": mid})
         return
-    mid = data.pop("id", None)
-    if mid is not None and (
-        isinstance(mid, bool) or not isinstance(mid, str | int) or len(str(mid)) > MAX_ID
-    ):
-        _error(conn, None, "bad_message", f"'id' must be a string or number of <= {MAX_ID} chars")
-        return
-    kind = data.get("type")
     try:
-        if kind == "sync":
-            await room.ask(Item("sync", viewer=conn))
-        elif kind == "ping":
-            conn.send({"type": "pong", "id": mid})
-            return
+        if parsed.command is None:  # sync: events wait until the fresh state is queued
+            conn.hold()
+            try:
+                await room.ask(Item("sync", viewer=conn))
+            finally:
+                if not conn.ready:
+                    conn.release()
         else:
-            await room.ask(Item("command", seat=conn.seat, message=data))
+            await room.ask(Item("command", seat=conn.seat, command=parsed.command,
+                                seen=parsed.seq))
     except (EngineError, RoomError) as exc:
         _error(conn, mid, exc.code, exc.message)
         return

@@ -14,6 +14,11 @@ def new_room_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+def is_room_code(text: str) -> bool:
+    """Could ``text`` be a room code (any case)? Anything else is refused before a lookup."""
+    return len(text) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in text.upper())
+
+
 def normalize_code(code: str) -> str:
     return code.strip().upper()
 

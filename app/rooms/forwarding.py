@@ -30,9 +30,10 @@ from app.bus.leased import LeasedBus
 from app.bus.redis_bus import RedisBus
 from app.engine import EngineError
 
+from .commands import from_wire, to_wire
 from .errors import RoomError, RoomUnavailable
 from .hub import Viewer, room_topic
-from .items import Item
+from .items import Item, JoinRequest
 from .ownership import Ownership, lease_key
 from .room import Room
 
@@ -285,7 +286,8 @@ class Forwarder:
             return False
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         room.inbox.put_nowait(Item("command", seat=message.get("seat"),
-                                   message=message["message"], future=future))
+                                   command=from_wire(message["message"]),
+                                   seen=message.get("seen"), future=future))
         future.add_done_callback(lambda done: self._answer(message, done))
         return True
 
@@ -330,9 +332,11 @@ class Forwarder:
             return None
         if kind == "command":
             return await room.ask(Item("command", seat=message.get("seat"),
-                                       message=message["message"]))
+                                       command=from_wire(message["message"]),
+                                       seen=message.get("seen")))
         if kind == "join":
-            seat, token = await room.ask(Item("join", message=message["message"]))
+            join = JoinRequest(message["name"], message.get("player_key"))
+            seat, token = await room.ask(Item("join", join=join))
             return [seat, token]
         raise RoomError("bad_message", f"unknown forwarded request {kind!r}")
 
@@ -388,12 +392,13 @@ class RemoteRoom(Room):
                 "kind": "sync", "conn": forwarder.conn_id(viewer), "seat": viewer.seat})
             viewer.begin(result["frames"], result["seq"])
             return None
-        if item.kind == "command":
+        if item.kind == "command" and item.command is not None:
             return await forwarder.call(self.code, {
-                "kind": "command", "seat": item.seat, "message": item.message})
-        if item.kind == "join":
-            seat, token = await forwarder.call(self.code, {"kind": "join",
-                                                           "message": item.message})
+                "kind": "command", "seat": item.seat, "message": to_wire(item.command),
+                "seen": item.seen})
+        if item.kind == "join" and item.join is not None:
+            seat, token = await forwarder.call(self.code, {
+                "kind": "join", "name": item.join.name, "player_key": item.join.player_key})
             return seat, token
         raise RoomError("bad_message", f"{item.kind!r} cannot be forwarded")
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from app.store.history import HistoryStore, MatchPlayer
 
 from .meta import RoomMeta
+
+LEAGUE_ID = re.compile(r"[0-9]{1,15}")
 
 
 class HistoryRecorder:
@@ -21,7 +24,7 @@ class HistoryRecorder:
             if player_id is not None:
                 taken.add(player_id)
             seats.append(MatchPlayer(info.name, player_id, info.bot))
-        league = int(meta.league) if meta.league and meta.league.isdigit() else None
+        league = int(meta.league) if meta.league and LEAGUE_ID.fullmatch(meta.league) else None
         match_id = await self.history.start_match(
             meta.code, seed=seed, rules=meta.rules, seats=seats, first_seq=first_seq,
             league_id=league, deal=meta.deal if meta.matches_started == 0 else None,

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import logging
+import secrets
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.engine import Event, Game, InvalidRules, RiggedDeal, preset, rules_from_dict
 from app.engine.commands import NextRound
 
 from . import lobby
-from .errors import BAD_DEAL, BAD_SEAT, ROOM_FULL, TOO_EARLY, WRONG_PHASE, RoomError
+from .commands import AddBot, ChangeRules, Kick, StartMatch
+from .errors import BAD_DEAL, BAD_SEAT, FORBIDDEN, ROOM_FULL, TOO_EARLY, WRONG_PHASE, RoomError
 from .meta import IN_MATCH, SeatInfo
 
 if TYPE_CHECKING:
@@ -18,27 +20,26 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("uno.room")
 
+HostCommand = StartMatch | ChangeRules | AddBot | Kick | NextRound
 
-async def command(room: Room, seat: int, kind: str, message: dict[str, Any]) -> None:
-    if kind == "start":
+
+async def command(room: Room, seat: int, command: HostCommand) -> None:
+    if isinstance(command, StartMatch):
         await start(room, seat)
-    elif kind == "rules":
-        await change_rules(room, seat, message)
-    elif kind == "add_bot":
-        await add_bot(room, message)
-    elif kind == "kick":
-        await kick(room, seat, message)
+    elif isinstance(command, ChangeRules):
+        await change_rules(room, seat, command)
+    elif isinstance(command, AddBot):
+        await add_bot(room, command.seat)
+    elif isinstance(command, Kick):
+        await kick(room, seat, command.seat)
     else:
         await room.engine_command(seat, NextRound())
 
 
-def _seat_arg(room: Room, message: dict[str, Any]) -> int:
-    value = message.get("seat")
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RoomError(BAD_SEAT, "'seat' must be a seat number")
-    if not 0 <= value < len(room.meta.seats):
-        raise RoomError(BAD_SEAT, f"there is no seat {value}")
-    return value
+def _check_seat(room: Room, seat: int) -> int:
+    if not 0 <= seat < len(room.meta.seats):
+        raise RoomError(BAD_SEAT, f"there is no seat {seat}")
+    return seat
 
 
 async def start(room: Room, seat: int) -> None:
@@ -55,7 +56,9 @@ async def start(room: Room, seat: int) -> None:
             deal = RiggedDeal.parse(meta.deal, players, rules.deck)
         except InvalidRules as exc:
             raise RoomError(BAD_DEAL, exc.message) from exc
-    seed = meta.seed + meta.matches_started
+    # A room made with a seed replays every match; otherwise each match gets its own secret
+    # seed (kept for the replay), so no finished match's seed tells the next deal.
+    seed = meta.seed + meta.matches_started if meta.seeded else secrets.randbelow(2**52)
     now = room.clock()
     game, events = Game.start(players, rules, seed, deal, now)
     first_seq = room.seq + 1 + len(events)  # the start record's seq: its last event's
@@ -82,33 +85,32 @@ async def start(room: Room, seat: int) -> None:
     await room.commit(seat, record, [started, *events], now, meta_changed=True)
 
 
-async def change_rules(room: Room, seat: int, message: dict[str, Any]) -> None:
+async def change_rules(room: Room, seat: int, command: ChangeRules) -> None:
     meta = room.meta
     if not lobby.between_matches(room):
         raise RoomError(WRONG_PHASE, "rules change between matches only")
-    name = message.get("preset")
-    changes = message.get("rules") or {}
-    if name is not None and not isinstance(name, str):
-        raise RoomError("bad_rules", "'preset' must be a preset name")
-    if not isinstance(changes, dict):
-        raise RoomError("bad_rules", "'rules' must be an object of rule toggles")
-    if name is not None:
-        rules = preset(name, changes)
-        meta.preset = name
+    fixed = meta.fixed_rules or {}
+    overruled = sorted(k for k, v in command.rules.items() if k in fixed and fixed[k] != v)
+    if overruled:
+        raise RoomError(FORBIDDEN, f"this room plays for a league, which fixes "
+                        f"{', '.join(repr(k) for k in overruled)}")
+    if command.preset is not None:
+        rules = preset(command.preset, {**command.rules, **fixed})
+        meta.preset = command.preset
     else:
-        rules = rules_from_dict(meta.rules).with_changes(changes)
+        rules = rules_from_dict(meta.rules).with_changes(command.rules)
     meta.rules = rules.to_dict()
     changed = Event("rules_changed", {"preset": meta.preset, "rules": meta.rules})
-    await room.commit(seat, {"type": "rules", "preset": name, "rules": changes}, [changed],
-                      meta_changed=True)
+    await room.commit(seat, {"type": "rules", "preset": command.preset, "rules": command.rules},
+                      [changed], meta_changed=True)
 
 
-async def add_bot(room: Room, message: dict[str, Any]) -> None:
+async def add_bot(room: Room, seat: int | None) -> None:
     """Between matches: a bot takes a new seat. During a match, with ``seat``: a bot replaces a
     player disconnected for longer than ``abandon_seconds`` (O-DISCONNECT)."""
     meta = room.meta
-    if message.get("seat") is not None and not lobby.between_matches(room):
-        target = _seat_arg(room, message)
+    if seat is not None and not lobby.between_matches(room):
+        target = _check_seat(room, seat)
         info = meta.seats[target]
         if info.bot:
             raise RoomError(BAD_SEAT, f"seat {target} is a bot already")
@@ -136,8 +138,8 @@ async def add_bot(room: Room, message: dict[str, Any]) -> None:
     await room.commit(None, {"type": "add_bot", "seat": seat}, [joined], meta_changed=True)
 
 
-async def kick(room: Room, seat: int, message: dict[str, Any]) -> None:
-    target = _seat_arg(room, message)
+async def kick(room: Room, seat: int, target: int) -> None:
+    _check_seat(room, target)
     if target == seat:
         raise RoomError(BAD_SEAT, "the host cannot kick their own seat: send 'leave'")
     if lobby.between_matches(room):

@@ -10,13 +10,14 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from app.bus import Bus, Unsubscribe
+from app.codes import Close
 from app.engine import Event
 from app.jsonwire import compact_json
 
 # Close codes the room layer asks for.
-CLOSE_KICKED = 4403
-CLOSE_ROOM_GONE = 4410
-CLOSE_RELOAD = 1012  # service restart: reconnect and resume
+CLOSE_KICKED = Close.KICKED
+CLOSE_ROOM_GONE = Close.ROOM_GONE
+CLOSE_RELOAD = Close.RELOAD  # service restart: reconnect and resume
 
 
 class Viewer(Protocol):

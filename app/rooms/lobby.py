@@ -6,33 +6,20 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from app.engine import Event, parse_command
+from app.engine import Event
 from app.engine.commands import Chat
 
 from . import host
 from .codes import new_token, token_hash
 from .errors import ALREADY_STARTED, ROOM_FULL, RoomError
 from .hub import Viewer, frame_for
-from .items import Item
+from .items import Item, JoinRequest
 from .meta import LOBBY, SeatInfo
 
 if TYPE_CHECKING:
     from .room import Room
 
-MAX_NAME = 32
 log = logging.getLogger("uno.room")
-
-
-def clean_name(value: Any) -> str:
-    """A display name: text, trimmed, 1 to 32 characters."""
-    if not isinstance(value, str) or not value.strip():
-        raise RoomError("bad_message", "'name' must be a non-empty string", 400)
-    name = " ".join("".join(ch for ch in value if ch.isprintable()).split())
-    if not name:
-        raise RoomError("bad_message", "'name' must have visible characters", 400)
-    if len(name) > MAX_NAME:
-        raise RoomError("bad_message", f"'name' is limited to {MAX_NAME} characters", 400)
-    return name
 
 
 def between_matches(room: Room) -> bool:
@@ -50,17 +37,17 @@ def seats_public(room: Room) -> dict[str, Any]:
     return {"seats": room.meta.public_seats(), "host": room.meta.host}
 
 
-async def join(room: Room, message: dict[str, Any]) -> tuple[int, str]:
+async def join(room: Room, request: JoinRequest) -> tuple[int, str]:
+    """A new seat for ``request.name`` (made safe at the edge), between matches only."""
     meta = room.meta
-    name = clean_name(message.get("name"))
+    name = request.name
     if not between_matches(room):
         raise RoomError(ALREADY_STARTED, "the match has started: watch it or wait for the next")
     if len(meta.seats) >= meta.max_players:
         raise RoomError(ROOM_FULL, f"the table is full ({meta.max_players} players)")
     back_to_lobby(room)
     token = new_token()
-    key = message.get("player_key")
-    player_id = await room.recorder.profile_id(key if isinstance(key, str) else None)
+    player_id = await room.recorder.profile_id(request.player_key)
     meta.seats.append(SeatInfo(name, token_hash(token), player_id=player_id))
     seat = len(meta.seats) - 1
     if meta.host is None:
@@ -136,9 +123,7 @@ async def disconnect(room: Room, viewer: Viewer) -> None:
         room.later(room.settings.host_grace_seconds + 0.01, Item("host_check"))
 
 
-async def chat(room: Room, seat: int, message: dict[str, Any]) -> None:
-    command = parse_command({"type": "chat", "text": message.get("text")})
-    assert isinstance(command, Chat)
+async def chat(room: Room, seat: int, command: Chat) -> None:
     if room.game is not None and room.meta.phase != LOBBY:
         await room.engine_command(seat, command)  # H-SILENT may make chat cost cards
         return

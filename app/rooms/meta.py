@@ -35,8 +35,10 @@ class RoomMeta:
     public: bool = True
     max_players: int = 10
     seed: int = 0
+    seeded: bool = False  # created with a seed: match k is dealt from seed + k (replayable)
     deal: dict[str, Any] | None = None  # UNO_TESTING: the first match's first round
     league: str | None = None
+    fixed_rules: dict[str, Any] | None = None  # what the league fixes: no host may change it
     phase: str = LOBBY
     host: int | None = 0
     match: str | None = None

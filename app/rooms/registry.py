@@ -31,7 +31,6 @@ from .errors import RoomError
 from .forwarding import Forwarder, RemoteRoom
 from .hub import room_topic
 from .listing import SharedListing
-from .lobby import clean_name
 from .meta import RoomMeta, SeatInfo
 from .ownership import Ownership, lease_key
 from .recorder import MatchRecorder, NoRecorder
@@ -59,6 +58,8 @@ class RoomRegistry:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._creating: set[str] = set()  # codes drawn by a creation under way here
+        self._created_by: dict[str, set[str]] = {}  # client -> codes of rooms it made here
+        self._creator_of: dict[str, str] = {}  # and back, until the room stops here
         self.spectators: Any = None  # set by the app: code -> spectator count
         # Set by the app: this worker's spectators per room (many workers: shared each tick).
         self.spectator_counts: Callable[[], dict[str, int]] | None = None
@@ -93,12 +94,15 @@ class RoomRegistry:
         deal: dict[str, Any] | None = None,
         player_key: str | None = None,
         league: str | None = None,
+        fixed_rules: dict[str, Any] | None = None,
+        creator: str | None = None,
     ) -> tuple[str, int, str]:
-        """A new room with its creator in seat 0 as the host: (code, seat, token)."""
+        """A new room with its creator in seat 0 as the host: (code, seat, token). The rules
+        in ``fixed_rules`` (a league's) win over ``rules`` and no host command changes them;
+        ``creator`` (a client address) is counted in ``open_empty_rooms``."""
         if len(self.rooms) >= self.settings.max_rooms:
             raise RoomError("server_full", "too many rooms are open; try again later", 503)
-        name = clean_name(name)
-        ruleset = preset(preset_name or "official", rules or {})
+        ruleset = preset(preset_name or "official", {**(rules or {}), **(fixed_rules or {})})
         if deal is not None:
             if not self.settings.testing:
                 raise RoomError("forbidden", "rigged deals need a server run with UNO_TESTING=1",
@@ -117,8 +121,10 @@ class RoomRegistry:
             public=public,
             max_players=max_players,
             seed=seed if seed is not None else secrets.randbelow(2**52),
+            seeded=seed is not None,
             deal=deal,
             league=league,
+            fixed_rules=fixed_rules,
             host=0,
             created_ms=self.clock(),
             seats=[SeatInfo(name, token_hash(token), player_id=player_id)],
@@ -138,6 +144,9 @@ class RoomRegistry:
                 continue
             if public and self.ownership is not None:
                 await self._list([opened])  # listed on every worker at once, not next tick
+            if creator is not None:
+                self._created_by.setdefault(creator, set()).add(code)
+                self._creator_of[code] = creator
             return code, 0, token
         raise RoomError("server_full", "no free room code found; try again", 503)
 
@@ -350,6 +359,19 @@ class RoomRegistry:
                 continue
         return count
 
+    def open_empty_rooms(self, creator: str) -> int:
+        """Rooms ``creator`` made on this worker that are still open and that nobody else has
+        joined, nor played a match in."""
+        count = 0
+        for code in self._created_by.get(creator, ()):
+            room = self.rooms.get(code)
+            if room is None or room.stopped:
+                continue  # dropped here (moved to another worker)
+            meta = room.meta
+            if meta.matches_started == 0 and sum(1 for s in meta.seats if s.human) <= 1:
+                count += 1
+        return count
+
     def public_rooms(self) -> list[dict[str, Any]]:
         out = []
         for room in self.rooms.values():
@@ -434,6 +456,12 @@ class RoomRegistry:
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            creator = self._creator_of.pop(room.code, None)
+            if creator is not None:
+                made = self._created_by[creator]
+                made.discard(room.code)
+                if not made:
+                    del self._created_by[creator]
             self._unfence(room)
             if self.ownership is not None:
                 task = asyncio.create_task(

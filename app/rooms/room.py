@@ -18,14 +18,15 @@ from typing import Any
 
 from app.bus import Bus
 from app.config import Settings
-from app.engine import EngineError, Event, Game, command_to_wire, parse_command
-from app.engine.commands import Command, NextRound, Timeout
+from app.engine import EngineError, Event, Game, command_to_wire
+from app.engine.commands import Chat, Command, NextRound, Timeout
 from app.jsonwire import compact_json
 from app.store.base import RoomRecord, RoomStore
 from app.store.errors import Fenced
 
 from . import host, lobby
 from .bot_driver import BotDriver
+from .commands import AddBot, ChangeRules, ClientCommand, Kick, Leave, StartMatch, to_wire
 from .errors import FORBIDDEN, WRONG_PHASE, RoomError, RoomUnavailable
 from .hub import CLOSE_RELOAD, EncodedEvent, encode_event, room_topic
 from .items import Item
@@ -38,21 +39,17 @@ log = logging.getLogger("uno.room")
 
 Clock = Callable[[], int]
 
-# Client message types the room itself answers; every other type goes to the engine's
-# parse_command (so commands the engine adds flow through unchanged), except the room's own.
-HOST_COMMANDS = frozenset({"start", "rules", "add_bot", "kick", "next_round"})
-ROOM_ONLY_TYPES = frozenset({"timeout"})  # sent by the room's timer, never by a client
-
+# Commands only the host may send.
+HOST_COMMANDS = (StartMatch, ChangeRules, AddBot, Kick, NextRound)
 
 # Refusals that mean "the table moved on" when the client acted on an older seq.
 _STALE_CODES = frozenset({"not_your_turn", "not_catchable", "nothing_to_do", "illegal_play"})
 
 
-def too_late_or(exc: EngineError, seen: Any, seq: int) -> EngineError | RoomError:
+def too_late_or(exc: EngineError, seen: int | None, seq: int) -> EngineError | RoomError:
     """A command carrying the ``seq`` its sender had seen, refused because events came after
     it, is answered ``too_late`` (the race was lost) instead of the engine's code."""
-    stale = isinstance(seen, int) and not isinstance(seen, bool) and seen < seq
-    if exc.code in _STALE_CODES and stale:
+    if exc.code in _STALE_CODES and seen is not None and seen < seq:
         return RoomError("too_late", f"too late: {exc.message} (the table moved on after "
                          f"seq {seen})")
     return exc
@@ -174,8 +171,8 @@ class Room:
     async def _dispatch(self, item: Item) -> Any:
         kind = item.kind
         if kind == "command":
-            assert item.message is not None
-            return await self._client_command(item.seat, item.message)
+            assert item.command is not None
+            return await self._client_command(item.seat, item.command, item.seen)
         if kind == "bot":
             return await self.bots.act(item.seat)
         if kind == "connect":
@@ -189,36 +186,34 @@ class Room:
             item.viewer.begin([self.state_frame(item.viewer.seat)], self.seq)
             return None
         if kind == "join":
-            assert item.message is not None
-            return await lobby.join(self, item.message)
+            assert item.join is not None
+            return await lobby.join(self, item.join)
         if kind == "host_check":
             return await host.pass_host_if_gone(self)
         if kind == "idle_check":
             return await self._idle_check()
         raise RoomError("bad_message", f"unknown room item {kind!r}")
 
-    async def _client_command(self, seat: int | None, message: dict[str, Any]) -> None:
-        kind = message.get("type")
-        if not isinstance(kind, str):
-            raise RoomError("bad_message", "a message needs a string 'type'")
-        if seat is None and kind != "sync":
+    async def _client_command(self, seat: int | None, command: ClientCommand,
+                              seen: int | None) -> None:
+        if seat is None:
             raise RoomError(FORBIDDEN, "spectators may only watch")
-        assert seat is not None
-        if kind in HOST_COMMANDS:
+        if isinstance(command, HOST_COMMANDS):
             if self.meta.host != seat:
-                raise RoomError(FORBIDDEN, f"only the host may send {kind!r}")
-            await host.command(self, seat, kind, message)
-        elif kind == "chat":
-            await lobby.chat(self, seat, message)
-        elif kind == "leave":
+                raise RoomError(FORBIDDEN, "only the host may send "
+                                f"{to_wire(command)['type']!r}")
+            await host.command(self, seat, command)
+        elif isinstance(command, Chat):
+            await lobby.chat(self, seat, command)
+        elif isinstance(command, Leave):
             await lobby.leave(self, seat)
-        elif kind in ROOM_ONLY_TYPES:
-            raise RoomError("bad_message", f"unknown message type {kind!r}")
+        elif isinstance(command, Timeout):
+            raise RoomError("bad_message", "unknown message type 'timeout'")
         else:
             try:
-                await self.engine_command(seat, parse_command(message))
+                await self.engine_command(seat, command)
             except EngineError as exc:
-                raise too_late_or(exc, message.get("seq"), self.seq) from None
+                raise too_late_or(exc, seen, self.seq) from None
 
     # -- applying, storing, publishing ----------------------------------------------------------
 

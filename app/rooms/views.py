@@ -84,4 +84,5 @@ def summary(meta: RoomMeta, game: Game | None, spectators: int) -> dict[str, Any
         "rules": meta.rules,
         "match": meta.match,
         "open": phase in (LOBBY, "match_over") and len(meta.seats) < meta.max_players,
+        "created_ms": meta.created_ms,
     }

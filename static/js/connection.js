@@ -1,9 +1,11 @@
 // One WebSocket per table: connects, resumes with `since` after a drop, matches acks and errors
 // to the commands that asked for them, and never reconnects after a close that means "stop".
 
-// Close codes after which a retry cannot help: bad token, kicked, unknown room, another tab,
-// room closed. Others (1012 reload, 1013 try later, 4408 too slow, drops) reconnect and resume.
-const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404, 4409, 4410]);
+import { FINAL_CLOSE_CODES } from "./codes.js";
+
+// After a close in FINAL_CLOSE_CODES (app/codes.py: bad query or token, kicked, unknown room,
+// room closed, too many sockets or spectators) a retry cannot help. Others (1012 reload, 1013
+// try later, 4408 too slow, 4429 flooding, drops) reconnect and resume.
 const RETRY_DELAYS_MS = [300, 1000, 2000, 4000, 8000];
 
 export class TableConnection {

@@ -9,8 +9,9 @@ from typing import Any, cast
 
 from starlette.websockets import WebSocket
 
-from app.api.connection import CLOSE_TOO_SLOW, Connection
+from app.api.connection import Connection
 from app.api.websocket_protocol import SEND_BATCH
+from app.codes import Close
 
 
 class StuckSocket:
@@ -69,7 +70,7 @@ async def test_a_client_that_does_not_read_is_dropped_after_64_queued_frames() -
     assert conn.closing is None
     conn.deliver(65, "e65")
     conn.deliver(66, "e66")
-    assert conn.closing is not None and conn.closing[0] == CLOSE_TOO_SLOW
+    assert conn.closing is not None and conn.closing[0] == Close.TOO_SLOW
     async with asyncio.timeout(2):
         await asyncio.gather(conn.writer, return_exceptions=True)
     assert conn.writer.cancelled()

@@ -5,23 +5,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import signal
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from starlette.websockets import WebSocket
 
+from app.api.connection import Connection
+from app.api.ws import handle_text
 from app.bus.leased import LeasedBus
 from app.bus.redis_bus import RedisBus, command_timeout_for
 from app.config import Settings
 from app.engine import EngineError
+from app.engine.commands import Chat
 from app.rooms import RoomRegistry
+from app.rooms.commands import ChangeRules, from_wire
 from app.rooms.errors import RoomError, RoomUnavailable
 from app.rooms.forwarding import Forwarder, RemoteRoom
 from app.rooms.hub import Hub
-from app.rooms.items import Item
+from app.rooms.items import Item, JoinRequest
 from app.rooms.ownership import FencedStore, Ownership
 from app.rooms.room import Room
 from app.store.memory import MemoryRoomStore
@@ -93,10 +99,10 @@ async def test_forwarded_commands_look_the_owner_up_once(workers: tuple[Worker, 
         code, seat, _ = await owner.registry.create("Ann")
         room = await other.registry.get(code)
         assert isinstance(room, RemoteRoom)
-        joined = await room.ask(Item("join", message={"name": "Bob"}))
+        joined = await room.ask(Item("join", join=JoinRequest("Bob")))
         assert joined[0] == 1
         for n in range(10):
-            await room.ask(Item("command", seat=seat, message={"type": "chat", "text": f"{n}"}))
+            await room.ask(Item("command", seat=seat, command=Chat(f"{n}")))
     assert other.lookups == 1
     stored = await owner.registry.store.load_room(code)
     assert stored is not None
@@ -112,12 +118,12 @@ async def test_a_forwarded_command_the_room_refuses_raises_the_rooms_own_error_e
         room = await other.registry.get(code)
         assert isinstance(room, RemoteRoom)
         with pytest.raises(RoomError) as refused:
-            await room.ask(Item("command", seat=seat, message={"type": "draw"}))
+            await room.ask(Item("command", seat=seat, command=from_wire({"type": "draw"})))
         assert refused.value.code == "wrong_phase"  # the match has not started
         with pytest.raises(EngineError) as bad:
-            await room.ask(Item("command", seat=seat, message={"type": "play", "card": "ZZ"}))
-        assert bad.value.code == "bad_message"
-        await room.ask(Item("command", seat=seat, message={"type": "chat", "text": "ok"}))
+            await room.ask(Item("command", seat=seat, command=ChangeRules(rules={"bogus": 1})))
+        assert bad.value.code == "bad_rules"
+        await room.ask(Item("command", seat=seat, command=Chat("ok")))
     stored = await owner.registry.store.load_room(code)
     assert stored is not None
     assert [r.command.get("type") for r in stored.records] == ["chat"]  # nothing else changed
@@ -138,7 +144,7 @@ async def test_a_rooms_owner_is_looked_up_again_once_a_new_owner_says_it_moved(
         assert isinstance(room, RemoteRoom)
         hub.attach(code, watcher)
         await other.redis.ready(f"room:{code}")
-        chat = Item("command", seat=seat, message={"type": "chat", "text": "hi"})
+        chat = Item("command", seat=seat, command=Chat("hi"))
         await room.ask(chat)
         await room.ask(chat)
         assert other.lookups == 1
@@ -160,13 +166,13 @@ async def test_an_owner_sends_a_rooms_events_to_redis_once_another_worker_asked_
         code, seat, _ = await owner.registry.create("Ann")
         room = await owner.registry.get(code)
         assert room is not None
-        await room.ask(Item("command", seat=seat, message={"type": "chat", "text": "alone"}))
+        await room.ask(Item("command", seat=seat, command=Chat("alone")))
         assert bus.kept_local == 1 and not bus.wanted(f"room:{code}")
         remote = await other.registry.get(code)
         assert isinstance(remote, RemoteRoom)
-        await remote.ask(Item("join", message={"name": "Bob"}))
+        await remote.ask(Item("join", join=JoinRequest("Bob")))
         assert bus.wanted(f"room:{code}")
-        await room.ask(Item("command", seat=seat, message={"type": "chat", "text": "seen"}))
+        await room.ask(Item("command", seat=seat, command=Chat("seen")))
         assert bus.kept_local == 1
         await owner.ownership.release(code)  # its lease gone: asked again once run again
         assert not bus.wanted(f"room:{code}")
@@ -192,7 +198,7 @@ async def test_after_losing_redis_a_worker_tells_its_sockets_of_rooms_run_elsewh
 
 
 def chat(room: Room, seat: int, text: str) -> Awaitable[Any]:
-    return room.ask(Item("command", seat=seat, message={"type": "chat", "text": text}))
+    return room.ask(Item("command", seat=seat, command=from_wire({"type": "chat", "text": text})))
 
 
 @contextlib.contextmanager
@@ -252,3 +258,58 @@ async def test_a_move_on_the_rooms_owner_gives_up_within_a_lease_when_redis_free
     assert stored is not None
     chats = [r.command.get("text") for r in stored.records if r.command.get("type") == "chat"]
     assert chats == ["a", "c"]
+
+
+class RecordingSocket:
+    """The socket side of a Connection: every frame sent, in order."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.scope: dict[str, Any] = {"extensions": {}}
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        pass
+
+
+async def test_a_sync_on_a_worker_that_does_not_own_the_room_never_goes_back_in_seq(
+    workers: tuple[Worker, Worker],
+) -> None:
+    """Issue 18, finding 13: the owner applies a command right behind a spectator's sync and
+    publishes its event before the sync's answer leaves; the spectator on the other worker still
+    gets the state first and the event after it, never a state older than an event it has."""
+    owner, other = workers
+    async with asyncio.timeout(10):
+        code, seat, _ = await owner.registry.create("Ann")
+        room = await owner.registry.get(code)
+        remote = await other.registry.get(code)
+        assert room is not None and isinstance(remote, RemoteRoom)
+        socket = RecordingSocket()
+        conn = Connection(cast(WebSocket, cast(Any, socket)), None, 64)
+        hub = Hub(other.registry.bus)
+        hub.attach(code, conn)
+        await remote.ask(Item("connect", viewer=conn))
+        conn.writer = asyncio.create_task(conn.write_loop())
+        dispatch = room._dispatch
+
+        async def command_behind_the_sync(item: Item) -> Any:
+            result = await dispatch(item)
+            if item.kind == "sync":
+                room.inbox.put_nowait(Item("command", seat=seat, command=Chat("behind")))
+            return result
+
+        room._dispatch = command_behind_the_sync  # type: ignore[method-assign]
+        for _ in range(3):
+            await handle_text(conn, remote, '{"type": "sync"}')
+        while sum('"behind"' in frame for frame in socket.sent) < 3:
+            await asyncio.sleep(0.01)
+        conn.close(1000, "bye")
+        await conn.writer
+        hub.detach(code, conn)
+    applied = -1
+    for frame in map(json.loads, socket.sent):
+        assert frame["seq"] >= applied, f"a {frame['type']} at seq {frame['seq']} after {applied}"
+        applied = frame["seq"]
+    assert [json.loads(f)["type"] for f in socket.sent].count("state") == 4

@@ -33,6 +33,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from tests.server_fixture import GENEROUS_LIMITS
 from tests.services import unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,6 +99,7 @@ def server() -> Iterator[Server]:
         "UNO_TESTING": "1",
         "UNO_DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'e2e.db'}",
         "UNO_BOT_DELAY_MS": "[50,100]",
+        **GENEROUS_LIMITS,
     }
     log_path = workdir / "server.log"
     with log_path.open("wb") as log:

@@ -196,8 +196,10 @@ async def test_spectators_may_only_watch(live_server: ServerProcess) -> None:
     table = await make_table(live_server, ["Ann", "Bob"], seed=1, rules=NO_TIMER)
     await table.players[0].ok("start")
     watcher = await connect(live_server, table.code)
-    for kind in ("draw", "chat", "start"):
-        answer = await watcher.cmd(kind, text="hi")
+    commands: list[tuple[str, dict[str, Any]]] = [("draw", {}), ("chat", {"text": "hi"}),
+                                                  ("start", {})]
+    for kind, fields in commands:
+        answer = await watcher.cmd(kind, **fields)
         assert answer["code"] == "forbidden"
     await watcher.close()
     await table.close()

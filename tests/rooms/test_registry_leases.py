@@ -13,7 +13,9 @@ import pytest
 from app.bus import InProcessBus
 from app.bus.redis_bus import RedisBus
 from app.config import Settings
+from app.engine.commands import Chat
 from app.rooms import RoomRegistry
+from app.rooms.commands import from_wire
 from app.rooms.errors import RoomUnavailable
 from app.rooms.items import Item
 from app.rooms.listing import PUBLIC_LISTING
@@ -75,8 +77,8 @@ async def test_a_room_loaded_again_right_after_it_was_unloaded_keeps_its_new_lea
     async with asyncio.timeout(10):
         code, seat, _ = await registry.create("Ann")
         room = registry.rooms[code]
-        await room.ask(Item("command", seat=seat, message={"type": "add_bot"}))
-        await room.ask(Item("command", seat=seat, message={"type": "start"}))
+        await room.ask(Item("command", seat=seat, command=from_wire({"type": "add_bot"})))
+        await room.ask(Item("command", seat=seat, command=from_wire({"type": "start"})))
         while code in registry.rooms:  # nobody connected: parked after IDLE_SECONDS
             await asyncio.sleep(0.01)
         again = await registry.get(code)  # asked for at once: loaded again, lease claimed
@@ -85,7 +87,7 @@ async def test_a_room_loaded_again_right_after_it_was_unloaded_keeps_its_new_lea
         holder = await redis.lease_holder(lease_key(code))
         assert holder is not None and holder[0] == "a", holder
         assert worker.ownership.generations.get(code) == holder[1]
-        await again.ask(Item("command", seat=seat, message={"type": "chat", "text": "hi"}))
+        await again.ask(Item("command", seat=seat, command=Chat("hi")))
 
 
 async def test_a_closed_room_asked_for_while_it_is_unloaded_still_gives_its_lease_up(
@@ -127,7 +129,7 @@ async def test_a_room_taken_over_by_another_worker_stays_in_the_shared_list(
         await b.registry._list(list(b.registry.rooms.values()))  # b's sweep tick lists it
         with pytest.raises(RoomUnavailable):  # a's write is fenced out: its room stops
             await stale.ask(Item("command", seat=seat,
-                                 message={"type": "chat", "text": "stale"}))
+                                 command=Chat("stale")))
         while code in a.registry.rooms:
             await asyncio.sleep(0.01)
         await asyncio.gather(*list(a.registry._releasing))
@@ -153,4 +155,4 @@ async def test_two_rooms_created_at_once_with_the_same_code_each_keep_a_lease(
             holder = await worker.redis.lease_holder(lease_key(code))
             assert holder is not None and holder[0] == "a"
             await registry.rooms[code].ask(
-                Item("command", seat=seat, message={"type": "chat", "text": "hi"}))
+                Item("command", seat=seat, command=Chat("hi")))

@@ -10,7 +10,8 @@ from typing import Any
 from app.bus import InProcessBus
 from app.config import Settings
 from app.rooms import Hub, RoomError, RoomRegistry
-from app.rooms.items import Item
+from app.rooms.commands import from_wire
+from app.rooms.items import Item, JoinRequest
 from app.store.base import RoomRecord
 from app.store.memory import MemoryRoomStore
 
@@ -55,7 +56,7 @@ async def make_room(registry: RoomRegistry) -> str:
     code, _seat, _token = await registry.create("Ann", rules={"turn_seconds": 0}, seed=4)
     room = await registry.get(code)
     assert room is not None
-    await room.ask(Item("join", message={"name": "Bob"}))
+    await room.ask(Item("join", join=JoinRequest("Bob")))
     return code
 
 
@@ -68,7 +69,7 @@ async def test_every_event_is_stored_before_it_is_published() -> None:
         f"published {seq}" for seq, _public, _private in m.get("events", ())))
     room = await registry.get(code)
     assert room is not None
-    await room.ask(Item("command", seat=0, message={"type": "start"}))
+    await room.ask(Item("command", seat=0, command=from_wire({"type": "start"})))
     published = [line for line in log if line.startswith("published")]
     assert len(published) >= 3
     for line in published:
@@ -90,7 +91,7 @@ async def test_a_failing_store_refuses_the_command_and_the_room_reloads_as_store
     await room.ask(Item("connect", viewer=viewer))
     store.fail_next = True
     try:
-        await room.ask(Item("command", seat=0, message={"type": "start"}))
+        await room.ask(Item("command", seat=0, command=from_wire({"type": "start"})))
         raise AssertionError("the command should have been refused")
     except RoomError as exc:
         assert exc.code == "unavailable"
@@ -98,7 +99,7 @@ async def test_a_failing_store_refuses_the_command_and_the_room_reloads_as_store
     again = await registry.get(code)
     assert again is not None and again is not room
     assert again.meta.phase == "lobby" and again.game is None  # the unstored start never was
-    await again.ask(Item("command", seat=0, message={"type": "start"}))
+    await again.ask(Item("command", seat=0, command=from_wire({"type": "start"})))
     assert again.game is not None
     await registry.close()
 

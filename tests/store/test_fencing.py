@@ -17,7 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.bus import InProcessBus
 from app.bus.redis_bus import RedisBus
 from app.config import Settings
+from app.engine.commands import Chat
 from app.rooms import RoomRegistry
+from app.rooms.commands import from_wire
 from app.rooms.errors import RoomUnavailable
 from app.rooms.items import Item
 from app.rooms.ownership import FencedStore, Ownership, lease_key
@@ -166,11 +168,11 @@ async def test_a_fenced_room_stops_on_the_stale_worker_without_acknowledging(
         await old.take_over(code, 1)  # this worker's lease: generation 1
         room = await registry.get(code)
         assert room is not None
-        await room.ask(Item("command", seat=seat, message={"type": "add_bot"}))
+        await room.ask(Item("command", seat=seat, command=from_wire({"type": "add_bot"})))
 
         await new.take_over(code, 2)  # another worker took the room over
         with pytest.raises(RoomUnavailable):
-            await room.ask(Item("command", seat=seat, message={"type": "add_bot"}))
+            await room.ask(Item("command", seat=seat, command=from_wire({"type": "add_bot"})))
         async with asyncio.timeout(5):
             while code in registry.rooms:
                 await asyncio.sleep(0.01)
@@ -277,7 +279,7 @@ async def test_a_worker_forgets_the_fences_of_the_rooms_it_lost(worker_store: Wo
 
             with pytest.raises(RoomUnavailable):  # a's write is fenced out: the room stops
                 await stale.ask(Item("command", seat=seat,
-                                     message={"type": "chat", "text": "stale"}))
+                                     command=Chat("stale")))
             while failed in a.rooms:
                 await asyncio.sleep(0.01)
             for code in await owners[0].renew_all():  # a sees its leases are gone

@@ -320,4 +320,10 @@ export const en = {
   "rules.custom_about": "Give each of the 3 Customizable wilds an effect and a name (modern deck).",
   "rules.custom_effect": "effect",
   "rules.custom_label": "name",
+  "error.too_many_rooms": "You already have several open rooms nobody joined. Play in one of them, or wait a minute.",
+  "error.too_large": "That request is too large.",
+  "error.conflict": "That conflicts with what the server has; reload and try again.",
+  "close.4400": "The link to this table is damaged. Open the room again from the lobby.",
+  "close.4503": "Too many connections from your network. Close a few tabs, then reload.",
+  "close.4509": "This table has as many spectators as it can take. Try again later.",
 };
