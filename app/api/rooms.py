@@ -9,9 +9,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 
 from app.codes import Err
-from app.rooms import Room, RoomNotFound
+from app.rooms import RoomHandle, RoomNotFound
 from app.rooms.codes import is_room_code
-from app.rooms.items import Item, JoinRequest
+from app.rooms.messages import JoinRequest
 
 from .deps import Services, ServicesDep
 from .errors import ApiError
@@ -22,7 +22,7 @@ router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses=ERRORS)
 MAX_PAGE = 100
 
 
-async def find_room(services: Services, code: str, client: str) -> Room:
+async def find_room(services: Services, code: str, client: str) -> RoomHandle:
     """The room, or 404; a client guessing codes in bulk gets 429 (PROTOCOL.md)."""
     unknown = services.limits.unknown_codes
     if unknown.blocked(client):
@@ -92,7 +92,7 @@ async def join_room(
 ) -> dict[str, Any]:
     """Take the next free seat (between matches only)."""
     room = await find_room(services, code, services.client(request))
-    seat, token = await room.ask(Item("join", join=JoinRequest(body.name, body.player_key)))
+    seat, token = await room.join(JoinRequest(body.name, body.player_key))
     return {"code": room.code, "seat": seat, "token": token}
 
 

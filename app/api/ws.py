@@ -16,9 +16,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.codes import Close, Err
 from app.engine import EngineError
-from app.rooms import Room, RoomError
+from app.rooms import RoomError, RoomHandle
 from app.rooms.codes import is_room_code, token_hash
-from app.rooms.items import Item
 from app.rooms.metrics import METRICS
 
 from .connection import Connection
@@ -95,7 +94,7 @@ async def _serve(ws: WebSocket, services: Services, client: str, code: str,
     connected = False
     try:
         try:
-            await room.ask(Item("connect", viewer=conn, since=query.since))
+            await room.connect(conn, query.since)
         except RoomError as exc:
             close = Close.BAD_TOKEN if exc.code == "bad_token" else Close.TRY_LATER
             await ws.close(close, exc.message[:100])
@@ -118,10 +117,10 @@ async def _serve(ws: WebSocket, services: Services, client: str, code: str,
         if connected:
             METRICS.sockets -= 1
             if not room.stopped:
-                room.inbox.put_nowait(Item("disconnect", viewer=conn))
+                room.disconnect(conn)
 
 
-async def read_loop(ws: WebSocket, conn: Connection, room: Room, limiter: RateLimiter,
+async def read_loop(ws: WebSocket, conn: Connection, room: RoomHandle, limiter: RateLimiter,
                     services: Services, client: str) -> None:
     max_bytes = services.settings.max_frame_bytes
     client_rate = services.limits.messages
@@ -163,7 +162,7 @@ def _error(conn: Connection, mid: str | int | None, code: str, message: str) -> 
     conn.send({"type": "error", "id": mid, "code": code, "message": message})
 
 
-async def handle_text(conn: Connection, room: Room, text: str) -> None:
+async def handle_text(conn: Connection, room: RoomHandle, text: str) -> None:
     """One client message: parsed once, by its model, then answered with ack or error."""
     try:
         parsed = parse_frame(text)
@@ -178,13 +177,12 @@ async def handle_text(conn: Connection, room: Room, text: str) -> None:
         if parsed.command is None:  # sync: events wait until the fresh state is queued
             conn.hold()
             try:
-                await room.ask(Item("sync", viewer=conn))
+                await room.sync(conn)
             finally:
                 if not conn.ready:
                     conn.release()
         else:
-            await room.ask(Item("command", seat=conn.seat, command=parsed.command,
-                                seen=parsed.seq))
+            await room.command(conn.seat, parsed.command, parsed.seq)
     except (EngineError, RoomError) as exc:
         _error(conn, mid, exc.code, exc.message)
         return

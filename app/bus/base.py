@@ -1,7 +1,7 @@
-"""The bus interface: topics carry JSON-safe dicts; leases say which worker owns a room.
+"""The bus interface: topics carry JSON-safe dicts, in publish order per topic.
 
-With one worker the in-process bus hands each message to its subscribers at once, in publish
-order. A Redis bus delivers in order per topic too, from a supervised listener task.
+With one worker the in-process bus hands each message to its subscribers at once. With several,
+the cluster's bus (app/cluster/leased_bus.py) also carries them between workers through Redis.
 """
 
 from __future__ import annotations
@@ -19,11 +19,7 @@ class Bus(Protocol):
     def subscribe(self, topic: str, handler: Handler) -> Unsubscribe:
         """Call ``handler`` with every message published on ``topic`` from now on."""
 
-    async def acquire(self, key: str, owner: str, ttl_seconds: float) -> bool:
-        """Take or renew the lease ``key`` for ``owner``; False if another owner holds it."""
-
-    async def release(self, key: str, owner: str) -> None: ...
-
-    async def ping(self) -> bool: ...
+    async def ping(self) -> bool:
+        """Is the bus reachable (for /readyz)?"""
 
     async def close(self) -> None: ...

@@ -1,9 +1,8 @@
-"""The in-process bus: one worker, synchronous fan-out, leases in a dict."""
+"""The in-process bus: one worker, synchronous fan-out in publish order."""
 
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from .base import Handler, Unsubscribe
@@ -14,9 +13,12 @@ log = logging.getLogger("uno.bus")
 class InProcessBus:
     def __init__(self) -> None:
         self._subscribers: dict[str, list[Handler]] = {}
-        self._leases: dict[str, tuple[str, float]] = {}
 
     async def publish(self, topic: str, message: dict[str, Any]) -> None:
+        self.deliver(topic, message)
+
+    def deliver(self, topic: str, message: dict[str, Any]) -> None:
+        """Hand ``message`` to this process's subscribers of ``topic``, now, in order."""
         for handler in list(self._subscribers.get(topic, ())):
             try:
                 handler(message)
@@ -35,25 +37,12 @@ class InProcessBus:
 
         return unsubscribe
 
-    def subscriber_count(self, topic: str) -> int:
-        return len(self._subscribers.get(topic, ()))
-
-    async def acquire(self, key: str, owner: str, ttl_seconds: float) -> bool:
-        now = time.monotonic()
-        held = self._leases.get(key)
-        if held is not None and held[0] != owner and held[1] > now:
-            return False
-        self._leases[key] = (owner, now + ttl_seconds)
-        return True
-
-    async def release(self, key: str, owner: str) -> None:
-        held = self._leases.get(key)
-        if held is not None and held[0] == owner:
-            del self._leases[key]
+    def topics(self) -> list[str]:
+        """The topics this process's subscribers listen to."""
+        return list(self._subscribers)
 
     async def ping(self) -> bool:
         return True
 
     async def close(self) -> None:
         self._subscribers.clear()
-        self._leases.clear()

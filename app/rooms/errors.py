@@ -8,6 +8,8 @@ maps ``status`` to the response status, the socket edge turns it into an ``error
 
 from __future__ import annotations
 
+from app.engine import EngineError
+
 FORBIDDEN = "forbidden"
 ROOM_FULL = "room_full"
 ALREADY_STARTED = "already_started"
@@ -34,3 +36,16 @@ class RoomNotFound(RoomError):
 class RoomUnavailable(RoomError):
     def __init__(self, message: str = "the room is reloading, try again") -> None:
         super().__init__("unavailable", message, 503)
+
+
+# Refusals that mean "the table moved on" when the client acted on an older seq.
+_STALE_CODES = frozenset({"not_your_turn", "not_catchable", "nothing_to_do", "illegal_play"})
+
+
+def too_late_or(exc: EngineError, seen: int | None, seq: int) -> EngineError | RoomError:
+    """A command carrying the ``seq`` its sender had seen, refused because events came after
+    it, is answered ``too_late`` (the race was lost) instead of the engine's code."""
+    if exc.code in _STALE_CODES and seen is not None and seen < seq:
+        return RoomError("too_late", f"too late: {exc.message} (the table moved on after "
+                         f"seq {seen})")
+    return exc

@@ -1,7 +1,7 @@
 """This worker's connections, room by room. A room publishes one bus message per commit,
-``{"events": [EncodedEvent, ...]}``: every frame is encoded once, by the room's owner
-(``encode_event``, the only merge of private parts), and each connection here gets its seat's
-frame, or the public one.
+``Events``: every frame is encoded once, by the room's owner (``encode_event``, the only merge
+of private parts), and each connection here gets its seat's frame, or the public one. The
+room's other control messages (``app.rooms.controls``) reseat, revoke or close connections.
 """
 
 from __future__ import annotations
@@ -14,10 +14,7 @@ from app.codes import Close
 from app.engine import Event
 from app.jsonwire import compact_json
 
-# Close codes the room layer asks for.
-CLOSE_KICKED = Close.KICKED
-CLOSE_ROOM_GONE = Close.ROOM_GONE
-CLOSE_RELOAD = Close.RELOAD  # service restart: reconnect and resume
+from .controls import Closed, EncodedEvent, Events, Moved, Reseat, Revoke, from_wire
 
 
 class Viewer(Protocol):
@@ -40,15 +37,11 @@ def room_topic(code: str) -> str:
     return f"room:{code}"
 
 
-def event_frame(seq: int, event: dict[str, Any]) -> str:
-    return compact_json({"type": "event", "seq": seq, "event": event})
-
-
-# One event as its sockets get it: (seq, public frame, ((seat, that seat's frame), ...)). Rooms
-# keep their recent ones for resuming sockets: tuples of strings, which the garbage collector
-# stops tracking (the events themselves, dicts in dicts, it traversed at every collection). The
-# bus carries them as JSON arrays.
-EncodedEvent = tuple[int, str, tuple[tuple[int, str], ...]]
+def event_frame(seq: int, event: dict[str, Any], legal: list[dict[str, Any]] | None = None
+                ) -> str:
+    if legal is None:
+        return compact_json({"type": "event", "seq": seq, "event": event})
+    return compact_json({"type": "event", "seq": seq, "event": event, "legal": legal})
 
 
 def encode_event(seq: int, event: Event) -> EncodedEvent:
@@ -114,27 +107,26 @@ class Hub:
         viewers = self._viewers.get(code)
         if not viewers:
             return
-        control = message.get("control")
-        if control is None:
-            for event in message["events"]:
-                self._fan_out(viewers, event)
-        elif control == "reseat":
-            moves: dict[str, int] = message["seats"]
-            for viewer in viewers:
-                if viewer.token_hash in moves:
-                    viewer.seat = moves[viewer.token_hash]
-        elif control == "revoke":
-            for viewer in list(viewers):
-                if viewer.token_hash == message["token_hash"]:
-                    viewer.close(CLOSE_KICKED, "removed from the table by the host")
-        elif control == "moved":  # another worker took the room over: resume there
-            for hook in self.on_moved:
-                hook(code)
-            for viewer in list(viewers):
-                viewer.close(CLOSE_RELOAD, "the room moved to another worker: reconnect")
-        elif control == "closed":
-            for viewer in list(viewers):
-                viewer.close(message.get("close", CLOSE_ROOM_GONE), message.get("reason", ""))
+        match from_wire(message):
+            case Events(events):
+                for event in events:
+                    self._fan_out(viewers, event)
+            case Reseat(seats):
+                for viewer in viewers:
+                    if viewer.token_hash in seats:
+                        viewer.seat = seats[viewer.token_hash]
+            case Revoke(token_hash):
+                for viewer in list(viewers):
+                    if viewer.token_hash == token_hash:
+                        viewer.close(Close.KICKED, "removed from the table by the host")
+            case Moved():  # another worker took the room over: resume there
+                for hook in self.on_moved:
+                    hook(code)
+                for viewer in list(viewers):
+                    viewer.close(Close.RELOAD, "the room moved to another worker: reconnect")
+            case Closed(close, reason):
+                for viewer in list(viewers):
+                    viewer.close(close, reason)
 
     @staticmethod
     def _fan_out(viewers: set[Viewer], event: EncodedEvent) -> None:

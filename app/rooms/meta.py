@@ -6,7 +6,7 @@ room's current meta.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 LOBBY = "lobby"
@@ -48,6 +48,11 @@ class RoomMeta:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def copy(self) -> RoomMeta:
+        """A copy whose seats may be changed without touching this one's."""
+        return replace(self, seats=[replace(seat) for seat in self.seats],
+                       rules=dict(self.rules))
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> RoomMeta:

@@ -6,11 +6,9 @@ engine, and compare what comes out with what was recorded.
     report.mismatches    # otherwise, what differed first, in words
 
 The engine is deterministic (its RNG lives in the state), so the same start and the same
-commands must give the same events, rounds and result. Conventions of the room log it reads
-(those of app/rooms/replay.py): the first line is the room's ``start`` record; lines whose
-command is room-level (joins, host actions, or marked ``"room": true``) went around the engine
-and are skipped; a command without a seat (the room's ``timeout``) is applied for seat 0 (the
-engine ignores the seat there). Chat events are not compared: they change nothing in the game.
+commands must give the same events, rounds and result. The room log's format is
+app/store/records.py's: the first line is the room's ``start`` record; lines that did not go to
+the engine are skipped. Chat events are not compared: they change nothing in the game.
 """
 
 from __future__ import annotations
@@ -24,12 +22,8 @@ from app.engine import events as ev
 
 from .errors import InvalidRequest, NotFound
 from .queries import HistoryReads
+from .records import engine_seat, goes_to_engine
 
-# Command types the room applies itself (as in app/rooms/replay.py, which the store may not
-# import); every other line went through the engine, whatever commands the engine learns.
-ROOM_COMMANDS: Final = frozenset(
-    {"start", "join", "presence", "add_bot", "rules", "host", "left", "kicked", "replace"}
-)
 ENGINE_EVENTS: Final = frozenset(
     value for name, value in vars(ev).items() if name.isupper() and isinstance(value, str)
 ) - {ev.CHAT}
@@ -80,13 +74,11 @@ def rerun(
     _compare(out, log[0], [e.to_dict() for e in events])
     for line in log[1:]:
         command = line["command"]
-        if command.get("type") in ROOM_COMMANDS or command.get("room"):
+        if not goes_to_engine(command):
             continue
-        seat = line["seat"]
         try:
-            produced = game.apply(
-                0 if seat is None else seat, parse_command(command), line["now_ms"]
-            )
+            produced = game.apply(engine_seat(line["seat"]), parse_command(command),
+                                  line["now_ms"])
         except EngineError as exc:
             out.mismatches.append(f"seq {line['seq']}: the engine refused {command}: {exc}")
             return out

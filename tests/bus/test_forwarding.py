@@ -17,35 +17,40 @@ from starlette.websockets import WebSocket
 
 from app.api.connection import Connection
 from app.api.ws import handle_text
-from app.bus.leased import LeasedBus
-from app.bus.redis_bus import RedisBus, command_timeout_for
+from app.cluster.forwarding import Forwarder
+from app.cluster.leased_bus import LeasedBus
+from app.cluster.redis_bus import RedisBus, command_timeout_for
+from app.cluster.remote_room import RemoteRoom
 from app.config import Settings
 from app.engine import EngineError
 from app.engine.commands import Chat
-from app.rooms import RoomRegistry
+from app.rooms import RoomHandle
 from app.rooms.commands import ChangeRules, from_wire
 from app.rooms.errors import RoomError, RoomUnavailable
-from app.rooms.forwarding import Forwarder, RemoteRoom
 from app.rooms.hub import Hub
-from app.rooms.items import Item, JoinRequest
-from app.rooms.ownership import FencedStore, Ownership
-from app.rooms.room import Room
+from app.rooms.messages import JoinRequest, Message, SeatCommand, Sync
 from app.store.memory import MemoryRoomStore
+from tests.cluster.leased import leased_registry
 from tests.cluster.redis_server import RedisServer, private_redis
 from tests.rooms.test_room_actor import FakeViewer
 from tests.services import redis_url
 
 
 class Worker:
+    """A worker in this process, assembled as app/cluster does it (without the lease renewal
+    loop and the sweep: the tests drive those themselves)."""
+
     def __init__(self, name: str, store: MemoryRoomStore, prefix: str,
                  url: str | None = None, lease_seconds: float = 30.0) -> None:
         self.redis = RedisBus(url or redis_url(), prefix=prefix,
                               command_timeout=command_timeout_for(lease_seconds))
-        self.ownership = Ownership(self.redis, name, lease_seconds)
-        self.registry = RoomRegistry(FencedStore(store, self.ownership),
-                                     LeasedBus(self.redis, name), Settings(database_url="memory://"))
-        self.registry.ownership = self.ownership
-        self.registry.forwarder = Forwarder(self.redis, self.ownership, self.registry)
+        self.bus = LeasedBus(self.redis, name)
+        self.registry, self.placement = leased_registry(
+            store, self.redis, name, Settings(database_url="memory://"), bus=self.bus,
+            ttl=lease_seconds)
+        self.ownership = self.placement.ownership
+        self.forwarder = Forwarder(self.redis, self.bus, self.ownership, self.registry)
+        self.placement.forwarder = self.forwarder
         self.lookups = 0
         lookup = self.redis.lease_holder
 
@@ -57,15 +62,13 @@ class Worker:
 
     async def start(self) -> None:
         await self.redis.start()
-        assert self.registry.forwarder is not None
-        self.registry.forwarder.start()
+        self.forwarder.start()
 
     async def close(self) -> None:
-        if self.registry.forwarder is not None:
-            await self.registry.forwarder.close()
+        await self.forwarder.close()
         await self.registry.close()
         await self.ownership.close()
-        await self.registry.bus.close()
+        await self.bus.close()
 
 
 @contextlib.asynccontextmanager
@@ -99,10 +102,10 @@ async def test_forwarded_commands_look_the_owner_up_once(workers: tuple[Worker, 
         code, seat, _ = await owner.registry.create("Ann")
         room = await other.registry.get(code)
         assert isinstance(room, RemoteRoom)
-        joined = await room.ask(Item("join", join=JoinRequest("Bob")))
+        joined = await room.join(JoinRequest("Bob"))
         assert joined[0] == 1
         for n in range(10):
-            await room.ask(Item("command", seat=seat, command=Chat(f"{n}")))
+            await room.command(seat, Chat(f"{n}"))
     assert other.lookups == 1
     stored = await owner.registry.store.load_room(code)
     assert stored is not None
@@ -118,12 +121,12 @@ async def test_a_forwarded_command_the_room_refuses_raises_the_rooms_own_error_e
         room = await other.registry.get(code)
         assert isinstance(room, RemoteRoom)
         with pytest.raises(RoomError) as refused:
-            await room.ask(Item("command", seat=seat, command=from_wire({"type": "draw"})))
+            await room.command(seat, from_wire({"type": "draw"}))
         assert refused.value.code == "wrong_phase"  # the match has not started
         with pytest.raises(EngineError) as bad:
-            await room.ask(Item("command", seat=seat, command=ChangeRules(rules={"bogus": 1})))
+            await room.command(seat, ChangeRules(rules={"bogus": 1}))
         assert bad.value.code == "bad_rules"
-        await room.ask(Item("command", seat=seat, command=Chat("ok")))
+        await room.command(seat, Chat("ok"))
     stored = await owner.registry.store.load_room(code)
     assert stored is not None
     assert [r.command.get("type") for r in stored.records] == ["chat"]  # nothing else changed
@@ -133,9 +136,8 @@ async def test_a_rooms_owner_is_looked_up_again_once_a_new_owner_says_it_moved(
     workers: tuple[Worker, Worker],
 ) -> None:
     owner, other = workers
-    forwarder = other.registry.forwarder
-    assert forwarder is not None
-    hub = Hub(other.registry.bus)  # wired as app.main does
+    forwarder = other.forwarder
+    hub = Hub(other.bus)  # wired as app/cluster does
     hub.on_moved.append(forwarder.forget_owner)
     watcher = FakeViewer()
     async with asyncio.timeout(10):
@@ -144,15 +146,14 @@ async def test_a_rooms_owner_is_looked_up_again_once_a_new_owner_says_it_moved(
         assert isinstance(room, RemoteRoom)
         hub.attach(code, watcher)
         await other.redis.ready(f"room:{code}")
-        chat = Item("command", seat=seat, command=Chat("hi"))
-        await room.ask(chat)
-        await room.ask(chat)
+        await room.command(seat, Chat("hi"))
+        await room.command(seat, Chat("hi"))
         assert other.lookups == 1
-        await owner.registry.bus.publish(f"room:{code}", {"control": "moved"})
+        await owner.bus.publish(f"room:{code}", {"control": "moved"})
         await owner.redis.flush()
         while watcher.closed is None:  # told to reconnect: the room runs elsewhere now
             await asyncio.sleep(0.01)
-        await room.ask(chat)
+        await room.command(seat, Chat("hi"))
     assert other.lookups == 2
 
 
@@ -160,19 +161,18 @@ async def test_an_owner_sends_a_rooms_events_to_redis_once_another_worker_asked_
     workers: tuple[Worker, Worker],
 ) -> None:
     owner, other = workers
-    bus = owner.registry.bus
-    assert isinstance(bus, LeasedBus)
+    bus = owner.bus
     async with asyncio.timeout(10):
         code, seat, _ = await owner.registry.create("Ann")
         room = await owner.registry.get(code)
         assert room is not None
-        await room.ask(Item("command", seat=seat, command=Chat("alone")))
+        await room.command(seat, Chat("alone"))
         assert bus.kept_local == 1 and not bus.wanted(f"room:{code}")
         remote = await other.registry.get(code)
         assert isinstance(remote, RemoteRoom)
-        await remote.ask(Item("join", join=JoinRequest("Bob")))
+        await remote.join(JoinRequest("Bob"))
         assert bus.wanted(f"room:{code}")
-        await room.ask(Item("command", seat=seat, command=Chat("seen")))
+        await room.command(seat, Chat("seen"))
         assert bus.kept_local == 1
         await owner.ownership.release(code)  # its lease gone: asked again once run again
         assert not bus.wanted(f"room:{code}")
@@ -185,20 +185,18 @@ async def test_after_losing_redis_a_worker_tells_its_sockets_of_rooms_run_elsewh
     async with asyncio.timeout(10):
         elsewhere, _, _ = await owner.registry.create("Ann")
         here, _, _ = await other.registry.create("Bob")
-    bus = other.registry.bus
-    assert isinstance(bus, LeasedBus)
+    bus = other.bus
     got: dict[str, list[dict[str, Any]]] = {elsewhere: [], here: []}
     for code, messages in got.items():
         bus.subscribe(f"room:{code}", messages.append)
-    forwarder = other.registry.forwarder
-    assert forwarder is not None
+    forwarder = other.forwarder
     assert forwarder.resume_remote_sockets in other.redis.on_reconnect
     forwarder.resume_remote_sockets()  # as the listener does once subscribed again
     assert got == {elsewhere: [{"control": "moved"}], here: []}
 
 
-def chat(room: Room, seat: int, text: str) -> Awaitable[Any]:
-    return room.ask(Item("command", seat=seat, command=from_wire({"type": "chat", "text": text})))
+def chat(room: RoomHandle, seat: int, text: str) -> Awaitable[Any]:
+    return room.command(seat, from_wire({"type": "chat", "text": text}))
 
 
 @contextlib.contextmanager
@@ -237,8 +235,8 @@ async def test_a_move_on_the_rooms_owner_gives_up_within_a_lease_when_redis_free
         async with running_workers(server.url, lease_seconds=1.0) as (owner, _other):
             async with asyncio.timeout(10):
                 code, seat, _ = await owner.registry.create("Ann")
-                room = await owner.registry.get(code)
-                assert room is not None and not isinstance(room, RemoteRoom)
+                room = owner.registry.local(code)
+                assert room is not None
                 await chat(room, seat, "a")
                 with frozen(server):
                     await asyncio.sleep(0.8)  # past two thirds of the lease since renewed
@@ -283,24 +281,25 @@ async def test_a_sync_on_a_worker_that_does_not_own_the_room_never_goes_back_in_
     owner, other = workers
     async with asyncio.timeout(10):
         code, seat, _ = await owner.registry.create("Ann")
-        room = await owner.registry.get(code)
+        room = owner.registry.local(code)
         remote = await other.registry.get(code)
         assert room is not None and isinstance(remote, RemoteRoom)
         socket = RecordingSocket()
         conn = Connection(cast(WebSocket, cast(Any, socket)), None, 64)
-        hub = Hub(other.registry.bus)
+        hub = Hub(other.bus)
         hub.attach(code, conn)
-        await remote.ask(Item("connect", viewer=conn))
+        await remote.connect(conn)
         conn.writer = asyncio.create_task(conn.write_loop())
-        dispatch = room._dispatch
+        actor = room._actor  # white box: a command queued the instant a sync is answered
+        handle = actor.handle
 
-        async def command_behind_the_sync(item: Item) -> Any:
-            result = await dispatch(item)
-            if item.kind == "sync":
-                room.inbox.put_nowait(Item("command", seat=seat, command=Chat("behind")))
+        async def command_behind_the_sync(message: Message) -> Any:
+            result = await handle(message)
+            if isinstance(message, Sync):
+                room.command_then(SeatCommand(seat, Chat("behind")), lambda _done: None)
             return result
 
-        room._dispatch = command_behind_the_sync  # type: ignore[method-assign]
+        actor.handle = command_behind_the_sync  # type: ignore[method-assign]
         for _ in range(3):
             await handle_text(conn, remote, '{"type": "sync"}')
         while sum('"behind"' in frame for frame in socket.sent) < 3:

@@ -1,4 +1,4 @@
-"""The in-process bus: ordered delivery to current subscribers, and exclusive leases."""
+"""The in-process bus: ordered delivery to current subscribers."""
 
 from __future__ import annotations
 
@@ -34,19 +34,5 @@ async def test_a_failing_subscriber_does_not_stop_the_others() -> None:
     assert got == [{"n": 1}]
 
 
-async def test_a_lease_belongs_to_one_owner_until_released() -> None:
-    bus = InProcessBus()
-    assert await bus.acquire("room:A", "w1", 5)
-    assert not await bus.acquire("room:A", "w2", 5)
-    assert await bus.acquire("room:A", "w1", 5)  # renewal
-    await bus.release("room:A", "w2")  # not the owner: no effect
-    assert not await bus.acquire("room:A", "w2", 5)
-    await bus.release("room:A", "w1")
-    assert await bus.acquire("room:A", "w2", 5)
-
-
-async def test_an_expired_lease_can_be_taken_over() -> None:
-    bus = InProcessBus()
-    assert await bus.acquire("room:A", "w1", 0.0)
-    assert await bus.acquire("room:A", "w2", 5)
-    assert await bus.ping()
+async def test_the_in_process_bus_is_always_reachable() -> None:
+    assert await InProcessBus().ping()

@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from app.bus import InProcessBus
-from app.bus.redis_bus import RedisBus
+from app.cluster.leases import LeaseLost, Ownership, WorkerNameTaken
+from app.cluster.redis_bus import RedisBus
 from app.config import Settings
-from app.rooms import RoomRegistry
 from app.rooms.errors import RoomError
-from app.rooms.ownership import FencedStore, LeaseLost, Ownership, WorkerNameTaken
 from app.store.base import RoomRecord
 from app.store.errors import Fenced
+from app.store.guarded import GuardedStore
 from app.store.memory import MemoryRoomStore
+from tests.cluster.leased import leased_registry
 from tests.services import redis_url
 
 
@@ -67,7 +67,8 @@ async def test_a_worker_whose_lease_lapsed_and_moved_on_cannot_write_the_room(
 ) -> None:
     stale, fresh = Ownership(bus, "w1", 0.05), Ownership(bus, "w2", 5)
     shared = MemoryRoomStore()
-    stale_store, fresh_store = FencedStore(shared, stale), FencedStore(shared, fresh)
+    stale_store = GuardedStore(shared, stale.check_cached)
+    fresh_store = GuardedStore(shared, fresh.check_cached)
     async with asyncio.timeout(5):
         await stale.claim("ABCD")
         await stale_store.create_room("ABCD", {"code": "ABCD"})
@@ -113,8 +114,8 @@ async def test_an_owner_whose_lease_moved_on_is_fenced_by_the_store_even_before_
     # check before writing): the store's fence at the newer generation refuses its write.
     stale, fresh = Ownership(bus, "w1", 30), Ownership(bus, "w2", 30)
     shared = MemoryRoomStore()
-    stale_store = FencedStore(shared, stale)
-    fresh_store = FencedStore(MemoryRoomStore(shared=shared), fresh)
+    stale_store = GuardedStore(shared, stale.check_cached)
+    fresh_store = GuardedStore(MemoryRoomStore(shared=shared), fresh.check_cached)
     async with asyncio.timeout(5):
         generation = await stale.claim("ABCD")
         await stale_store.create_room("ABCD", {"code": "ABCD"})
@@ -137,32 +138,28 @@ async def test_a_takeover_after_redis_lost_its_counters_moves_past_the_stores_ge
     # Redis restarted empty: the next lease of a room gets generation 1 again, below what the
     # store holds. The worker taking the room over moves the counter past it and claims again.
     first = MemoryRoomStore()
-    old = RoomRegistry(first, InProcessBus(), Settings(database_url="memory://"))
-    old.ownership = Ownership(bus, "w1", 30)
-    old.store = FencedStore(first, old.ownership)
+    old, old_place = leased_registry(first, bus, "w1", Settings(database_url="memory://"))
     try:
         async with asyncio.timeout(5):
             code, _, _ = await old.create("Ann")
             for _ in range(3):  # a few takeovers: the store's generation is well above 1
-                await old.ownership.release(code)
-                await old.store.take_over(code, await old.ownership.claim(code))
-            held = old.ownership.generations[code]
+                await old_place.ownership.release(code)
+                await old.store.take_over(code, await old_place.ownership.claim(code))
+            held = old_place.ownership.generations[code]
             assert held >= 4
             await old.close()
-            await old.ownership.close()
+            await old_place.ownership.close()
             await bus.release(f"room:{code}", "w1")
             await bus._redis.delete(bus._key(f"room:{code}") + ":gen")  # the counter is gone
 
-            new = RoomRegistry(MemoryRoomStore(shared=first), InProcessBus(),
-                               Settings(database_url="memory://"))
-            new.ownership = Ownership(bus, "w2", 30)
-            new.store = FencedStore(new.store, new.ownership)
+            new, new_place = leased_registry(MemoryRoomStore(shared=first), bus, "w2",
+                                             Settings(database_url="memory://"))
             room = await new.get(code)
             assert room is not None and not room.stopped
-            assert new.ownership.generations[code] == held + 1
+            assert new_place.ownership.generations[code] == held + 1
             assert await bus.lease_holder(f"room:{code}") == ("w2", held + 1)
             await new.close()
-            await new.ownership.close()
+            await new_place.ownership.close()
     finally:
         await old.close()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hiredis
 import pytest
 
-from app.bus.resp import RedisAddress, command
+from app.cluster.resp import RedisAddress, command
 
 
 def test_a_redis_url_gives_host_port_credentials_and_tls() -> None:

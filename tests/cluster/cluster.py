@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 
-from app.bus.redis_bus import RedisBus
+from app.cluster.redis_bus import RedisBus
 from tests.server_fixture import ServerProcess, test_env
 from tests.services import drop_postgres_database, fresh_postgres_database, redis_url
 

@@ -10,18 +10,16 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from app.bus import InProcessBus
-from app.bus.redis_bus import RedisBus
+from app.cluster.leases import lease_key
+from app.cluster.listing import PUBLIC_LISTING
+from app.cluster.redis_bus import RedisBus
 from app.config import Settings
 from app.engine.commands import Chat
-from app.rooms import RoomRegistry
 from app.rooms.commands import from_wire
 from app.rooms.errors import RoomUnavailable
-from app.rooms.items import Item
-from app.rooms.listing import PUBLIC_LISTING
-from app.rooms.ownership import FencedStore, Ownership, lease_key
 from app.store.base import StoredRoom
 from app.store.memory import MemoryRoomStore
+from tests.cluster.leased import leased_registry
 from tests.services import redis_url
 
 IDLE_SECONDS = 0.5
@@ -30,12 +28,11 @@ IDLE_SECONDS = 0.5
 class Worker:
     def __init__(self, name: str, store: MemoryRoomStore, prefix: str) -> None:
         self.redis = RedisBus(redis_url(), prefix=prefix)
-        self.ownership = Ownership(self.redis, name, 30.0)
-        self.registry = RoomRegistry(
-            FencedStore(store, self.ownership), InProcessBus(),
+        self.registry, self.placement = leased_registry(
+            store, self.redis, name,
             Settings(database_url="memory://", idle_seconds=IDLE_SECONDS,
                      bot_delay_ms=(5000, 5000)))
-        self.registry.ownership = self.ownership
+        self.ownership = self.placement.ownership
 
     async def close(self) -> None:
         await self.registry.close()
@@ -77,17 +74,17 @@ async def test_a_room_loaded_again_right_after_it_was_unloaded_keeps_its_new_lea
     async with asyncio.timeout(10):
         code, seat, _ = await registry.create("Ann")
         room = registry.rooms[code]
-        await room.ask(Item("command", seat=seat, command=from_wire({"type": "add_bot"})))
-        await room.ask(Item("command", seat=seat, command=from_wire({"type": "start"})))
+        await room.command(seat, from_wire({"type": "add_bot"}))
+        await room.command(seat, from_wire({"type": "start"}))
         while code in registry.rooms:  # nobody connected: parked after IDLE_SECONDS
             await asyncio.sleep(0.01)
         again = await registry.get(code)  # asked for at once: loaded again, lease claimed
         assert again is not None and again is not room and registry.rooms[code] is again
-        await asyncio.gather(*list(registry._releasing))  # the unload's release is over
+        await asyncio.gather(*list(worker.placement._releasing))  # the unload's release is over
         holder = await redis.lease_holder(lease_key(code))
         assert holder is not None and holder[0] == "a", holder
         assert worker.ownership.generations.get(code) == holder[1]
-        await again.ask(Item("command", seat=seat, command=Chat("hi")))
+        await again.command(seat, Chat("hi"))
 
 
 async def test_a_closed_room_asked_for_while_it_is_unloaded_still_gives_its_lease_up(
@@ -111,7 +108,7 @@ async def test_a_closed_room_asked_for_while_it_is_unloaded_still_gives_its_leas
         while code in registry.rooms:  # nobody connected, no match: closed after a while
             await asyncio.sleep(0.01)
         assert await registry.get(code) is None  # closed: nothing to load
-        await asyncio.gather(*list(registry._releasing))
+        await asyncio.gather(*list(worker.placement._releasing))
         assert await redis.lease_holder(lease_key(code)) is None
         assert code not in worker.ownership.generations  # not renewed forever
 
@@ -126,13 +123,13 @@ async def test_a_room_taken_over_by_another_worker_stays_in_the_shared_list(
         stale = a.registry.rooms[code]
         await a.redis.release(lease_key(code), "a")  # a's lease lapsed (it froze, say)
         assert await b.registry.get(code) is not None  # b took the room over
-        await b.registry._list(list(b.registry.rooms.values()))  # b's sweep tick lists it
+        await b.placement.listing.list_rooms({  # b's sweep tick lists it
+            code: b.registry.summary(room) for code, room in b.registry.rooms.items()})
         with pytest.raises(RoomUnavailable):  # a's write is fenced out: its room stops
-            await stale.ask(Item("command", seat=seat,
-                                 command=Chat("stale")))
+            await stale.command(seat, Chat("stale"))
         while code in a.registry.rooms:
             await asyncio.sleep(0.01)
-        await asyncio.gather(*list(a.registry._releasing))
+        await asyncio.gather(*list(a.placement._releasing))
         listed = await a.redis.listed(PUBLIC_LISTING)
         assert code in {entry["code"] for entry in listed}  # b's entry, not unlisted by a
         assert code in {room["code"] for room in await a.registry.listed_rooms()}
@@ -154,5 +151,4 @@ async def test_two_rooms_created_at_once_with_the_same_code_each_keep_a_lease(
             assert code in worker.ownership.generations
             holder = await worker.redis.lease_holder(lease_key(code))
             assert holder is not None and holder[0] == "a"
-            await registry.rooms[code].ask(
-                Item("command", seat=seat, command=Chat("hi")))
+            await registry.rooms[code].command(seat, Chat("hi"))

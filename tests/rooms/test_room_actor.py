@@ -11,7 +11,7 @@ from app.bus import InProcessBus
 from app.config import Settings
 from app.rooms import Hub, RoomError, RoomRegistry
 from app.rooms.commands import from_wire
-from app.rooms.items import Item, JoinRequest
+from app.rooms.messages import JoinRequest
 from app.store.base import RoomRecord
 from app.store.memory import MemoryRoomStore
 
@@ -56,7 +56,7 @@ async def make_room(registry: RoomRegistry) -> str:
     code, _seat, _token = await registry.create("Ann", rules={"turn_seconds": 0}, seed=4)
     room = await registry.get(code)
     assert room is not None
-    await room.ask(Item("join", join=JoinRequest("Bob")))
+    await room.join(JoinRequest("Bob"))
     return code
 
 
@@ -69,7 +69,7 @@ async def test_every_event_is_stored_before_it_is_published() -> None:
         f"published {seq}" for seq, _public, _private in m.get("events", ())))
     room = await registry.get(code)
     assert room is not None
-    await room.ask(Item("command", seat=0, command=from_wire({"type": "start"})))
+    await room.command(0, from_wire({"type": "start"}))
     published = [line for line in log if line.startswith("published")]
     assert len(published) >= 3
     for line in published:
@@ -88,19 +88,21 @@ async def test_a_failing_store_refuses_the_command_and_the_room_reloads_as_store
     assert room is not None
     viewer = FakeViewer()
     hub.attach(code, viewer)
-    await room.ask(Item("connect", viewer=viewer))
+    await room.connect(viewer)
     store.fail_next = True
     try:
-        await room.ask(Item("command", seat=0, command=from_wire({"type": "start"})))
+        await room.command(0, from_wire({"type": "start"}))
         raise AssertionError("the command should have been refused")
     except RoomError as exc:
         assert exc.code == "unavailable"
     assert viewer.closed is not None and viewer.closed[0] == 1012  # reconnect and resume
-    again = await registry.get(code)
+    await registry.get(code)
+    again = registry.local(code)
     assert again is not None and again is not room
-    assert again.meta.phase == "lobby" and again.game is None  # the unstored start never was
-    await again.ask(Item("command", seat=0, command=from_wire({"type": "start"})))
-    assert again.game is not None
+    # The unstored start never was.
+    assert again.state.meta.phase == "lobby" and again.state.game is None
+    await again.command(0, from_wire({"type": "start"}))
+    assert again.state.game is not None
     await registry.close()
 
 

@@ -15,19 +15,19 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.bus import InProcessBus
-from app.bus.redis_bus import RedisBus
+from app.cluster.leases import lease_key
+from app.cluster.redis_bus import RedisBus
 from app.config import Settings
 from app.engine.commands import Chat
 from app.rooms import RoomRegistry
 from app.rooms.commands import from_wire
 from app.rooms.errors import RoomUnavailable
-from app.rooms.items import Item
-from app.rooms.ownership import FencedStore, Ownership, lease_key
 from app.store.base import RoomStore
 from app.store.db import create_engine, dispose_engine
 from app.store.errors import Fenced, RoomExists, UnknownRoom
 from app.store.memory import MemoryRoomStore
 from app.store.sql import SqlRoomStore
+from tests.cluster.leased import leased_registry
 from tests.services import redis_url
 
 from .conftest import fresh_url
@@ -168,11 +168,11 @@ async def test_a_fenced_room_stops_on_the_stale_worker_without_acknowledging(
         await old.take_over(code, 1)  # this worker's lease: generation 1
         room = await registry.get(code)
         assert room is not None
-        await room.ask(Item("command", seat=seat, command=from_wire({"type": "add_bot"})))
+        await room.command(seat, from_wire({"type": "add_bot"}))
 
         await new.take_over(code, 2)  # another worker took the room over
         with pytest.raises(RoomUnavailable):
-            await room.ask(Item("command", seat=seat, command=from_wire({"type": "add_bot"})))
+            await room.command(seat, from_wire({"type": "add_bot"}))
         async with asyncio.timeout(5):
             while code in registry.rooms:
                 await asyncio.sleep(0.01)
@@ -258,13 +258,13 @@ async def test_a_worker_forgets_the_fences_of_the_rooms_it_lost(worker_store: Wo
     prefix = f"test:{uuid.uuid4().hex[:12]}:"
     stores = [worker_store(), worker_store()]
     buses = [RedisBus(redis_url(), prefix=prefix) for _ in stores]
-    owners = [Ownership(bus, name, 30.0) for bus, name in zip(buses, "ab", strict=True)]
-    registries = []
-    for store, owner in zip(stores, owners, strict=True):
-        registry = RoomRegistry(FencedStore(store, owner), InProcessBus(),
-                                Settings(database_url="memory://"))
-        registry.ownership = owner
+    registries, placements = [], []
+    for store, bus, name in zip(stores, buses, "ab", strict=True):
+        registry, placement = leased_registry(store, bus, name,
+                                              Settings(database_url="memory://"))
         registries.append(registry)
+        placements.append(placement)
+    owners = [placement.ownership for placement in placements]
     a, b = registries
     try:
         async with asyncio.timeout(10):
@@ -278,8 +278,7 @@ async def test_a_worker_forgets_the_fences_of_the_rooms_it_lost(worker_store: Wo
             assert set(fences(stores[1])) == {dropped, failed}
 
             with pytest.raises(RoomUnavailable):  # a's write is fenced out: the room stops
-                await stale.ask(Item("command", seat=seat,
-                                     command=Chat("stale")))
+                await stale.command(seat, Chat("stale"))
             while failed in a.rooms:
                 await asyncio.sleep(0.01)
             for code in await owners[0].renew_all():  # a sees its leases are gone

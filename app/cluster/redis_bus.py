@@ -45,9 +45,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.bus import Handler, Unsubscribe
 from app.jsonwire import compact_json
 
-from .base import Handler, Unsubscribe
 from .publisher import Publisher
 from .resp import RespStream, command
 
@@ -210,7 +210,6 @@ class RedisBus:
         # Messages this bus's own origin published come back from Redis: those that start with
         # this (see ``drop_own``) are dropped before any decoding.
         self._own: bytes | None = None
-        self.own_dropped = 0
         # Called once the listener is subscribed again after losing Redis (messages published
         # in between are lost to this worker).
         self.on_reconnect: list[Callable[[], None]] = []
@@ -327,9 +326,6 @@ class RedisBus:
         finally:
             self._probes.pop(token, None)
 
-    def subscriber_count(self, topic: str) -> int:
-        return len(self._subscribers.get(topic, ()))
-
     # -- leases --------------------------------------------------------------------------------
 
     async def take_lease(self, key: str, owner: str, ttl_seconds: float) -> int | None:
@@ -355,9 +351,6 @@ class RedisBus:
                                              args=args)
             renewed += [bool(result) for result in results]
         return renewed
-
-    async def acquire(self, key: str, owner: str, ttl_seconds: float) -> bool:
-        return await self.take_lease(key, owner, ttl_seconds) is not None
 
     async def release(self, key: str, owner: str) -> None:
         await self._release(keys=[self._key(key)], args=[owner])
@@ -526,7 +519,6 @@ class RedisBus:
     def _dispatch(self, channel_bytes: bytes, payload: bytes) -> None:
         own = self._own
         if own is not None and payload.startswith(own):
-            self.own_dropped += 1
             return
         channel = channel_bytes.decode()
         topic = channel.removeprefix(self._channel(""))

@@ -17,7 +17,7 @@ import asyncio
 import logging
 from typing import Any
 
-from app.bus.redis_bus import RedisBus
+from .redis_bus import RedisBus
 
 log = logging.getLogger("uno.rooms")
 

@@ -10,11 +10,11 @@ A lease has a short TTL and is renewed every third of it, so a worker that dies 
 its rooms within one TTL and the next worker asked for a room (or its takeover sweep) takes the
 lease and rebuilds the room from the store. Every store write is fenced twice: in SQL, by the
 lease generation the store took the room over with (the store refuses it once a newer owner took
-the room: ``app.store.errors.Fenced``), and here (``FencedStore``) by the lease as this worker
-last saw it: held, and renewed less than two thirds of a TTL ago (older: renewed now, one Redis
-round trip). So a worker frozen past its lease (SIGSTOP) writes nothing once another worker took
-the room, even if it wakes between its check and its insert, and the hot path costs no Redis
-round trip.
+the room: ``app.store.errors.Fenced``), and before it (``GuardedStore`` with ``check_cached``)
+by the lease as this worker last saw it: held, and renewed less than two thirds of a TTL ago
+(older: renewed now, one Redis round trip). So a worker frozen past its lease (SIGSTOP) writes
+nothing once another worker took the room, even if it wakes between its check and its insert,
+and the hot path costs no Redis round trip.
 """
 
 from __future__ import annotations
@@ -25,12 +25,10 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
 
-from app.bus.redis_bus import RedisBus
-from app.store.base import RoomRecord, RoomStore, StoredRoom
+from app.rooms.placement import RoomElsewhere
 
-from .errors import RoomError
+from .redis_bus import RedisBus
 
 log = logging.getLogger("uno.rooms")
 
@@ -79,7 +77,7 @@ class Ownership:
     async def claim(self, code: str) -> int:
         generation = await self.bus.take_lease(lease_key(code), self.worker, self.ttl)
         if generation is None:
-            raise RoomError("unavailable", f"room {code} is served by another worker", 503)
+            raise RoomElsewhere(code)
         previous = self.generations.get(code)
         if previous is not None and previous != generation:
             log.warning("room %s: lease lapsed and was taken again (generation %d -> %d)",
@@ -176,47 +174,3 @@ class Ownership:
                 self._released(code)
                 lost.append(code)
         return lost
-
-
-class FencedStore:
-    """A ``RoomStore`` whose writes go ahead only while this worker owns the room (as far as it
-    knows: see ``Ownership.check_cached``; the store's own fence is the one that holds)."""
-
-    def __init__(self, store: RoomStore, ownership: Ownership) -> None:
-        self.inner = store
-        self.ownership = ownership
-
-    async def create_room(self, code: str, meta: dict[str, Any]) -> None:
-        await self.ownership.check_cached(code)
-        await self.inner.create_room(code, meta)
-
-    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
-        await self.ownership.check_cached(code)
-        await self.inner.append(code, record, meta)
-
-    async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
-        await self.ownership.check_cached(code)
-        await self.inner.save_snapshot(code, seq, snapshot)
-
-    async def take_over(self, code: str, generation: int | None) -> None:
-        await self.inner.take_over(code, generation)
-
-    async def park(self, code: str) -> None:
-        await self.ownership.check_cached(code)
-        await self.inner.park(code)
-
-    def forget(self, code: str, generation: int) -> None:
-        self.inner.forget(code, generation)
-
-    async def rooms_to_run(self) -> list[str]:
-        return await self.inner.rooms_to_run()
-
-    async def load_room(self, code: str) -> StoredRoom | None:
-        return await self.inner.load_room(code)
-
-    async def open_rooms(self) -> list[str]:
-        return await self.inner.open_rooms()
-
-    async def close_room(self, code: str) -> None:
-        await self.ownership.check_cached(code)
-        await self.inner.close_room(code)

@@ -21,16 +21,17 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from .base import Handler, Unsubscribe
-from .memory import InProcessBus
+from app.bus import Handler, InProcessBus, Unsubscribe
+from app.rooms.controls import is_closed, is_events
+
 from .redis_bus import RedisBus, envelope
 
 log = logging.getLogger("uno.bus")
 
 
-class LeasedBus(InProcessBus):
+class LeasedBus:
     def __init__(self, redis: RedisBus, worker: str) -> None:
-        super().__init__()
+        self._local = InProcessBus()  # this worker's subscribers
         self.redis = redis
         self.worker = worker
         redis.drop_own(worker)
@@ -55,27 +56,22 @@ class LeasedBus(InProcessBus):
 
     def local_topics(self) -> list[str]:
         """The topics this worker's own subscribers listen to."""
-        return list(self._subscribers)
+        return self._local.topics()
 
     def tell_local(self, topic: str, message: dict[str, Any]) -> None:
         """Hand ``message`` to this worker's subscribers of ``topic`` only (now, in order)."""
-        for handler in list(self._subscribers.get(topic, ())):
-            try:
-                handler(message)
-            except Exception:
-                log.exception("bus subscriber failed on %s", topic)
+        self._local.deliver(topic, message)
 
     def wanted(self, topic: str) -> bool:
         return not self._tracking or topic in self._wanted
 
     async def publish(self, topic: str, message: dict[str, Any]) -> None:
-        await super().publish(topic, message)
-        control = message.get("control")
-        if control is None:
+        self._local.deliver(topic, message)
+        if is_events(message):
             if self._tracking and topic not in self._wanted:
                 self.kept_local += 1
                 return
-        elif control == "closed":
+        elif is_closed(message):
             # A room closing here (unloaded, failed, lease lost) closes this worker's sockets
             # only: the room goes on elsewhere, whose owner says "moved" to everyone when it
             # takes over.
@@ -85,7 +81,7 @@ class LeasedBus(InProcessBus):
         self.redis.post_json(topic, envelope(self.worker, message))
 
     def subscribe(self, topic: str, handler: Handler) -> Unsubscribe:
-        local = super().subscribe(topic, handler)
+        local = self._local.subscribe(topic, handler)
 
         def from_others(envelope: dict[str, Any]) -> None:
             if envelope.get("from") != self.worker:
@@ -99,15 +95,9 @@ class LeasedBus(InProcessBus):
 
         return unsubscribe
 
-    async def acquire(self, key: str, owner: str, ttl_seconds: float) -> bool:
-        return await self.redis.acquire(key, owner, ttl_seconds)
-
-    async def release(self, key: str, owner: str) -> None:
-        await self.redis.release(key, owner)
-
     async def ping(self) -> bool:
         return await self.redis.ping()
 
     async def close(self) -> None:
-        await super().close()
+        await self._local.close()
         await self.redis.close()

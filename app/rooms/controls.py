@@ -1,0 +1,91 @@
+"""What a room's topic carries besides its events, and the events themselves: one frozen
+dataclass per kind, with the JSON form the bus carries (``to_wire`` / ``from_wire``). Writers:
+the room actor and the cluster; reader: the hub, for this worker's sockets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.codes import Close
+
+# One event as its sockets get it: (seq, public frame, ((seat, that seat's frame), ...)), built
+# once by the room's owner (hub.encode_event). Rooms keep their recent ones for resuming
+# sockets; the bus carries them as JSON arrays (lists of the same shape).
+EncodedEvent = tuple[int, str, tuple[tuple[int, str], ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Events:
+    """The events of one accepted command, in seq order."""
+
+    events: list[EncodedEvent]
+
+
+@dataclass(frozen=True, slots=True)
+class Reseat:
+    """Seats moved down after one left: token hash -> new seat."""
+
+    seats: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Revoke:
+    """The seat of this token is gone (kicked, left, replaced by a bot): close its sockets."""
+
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """Another worker runs the room now: every socket reconnects and resumes there."""
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The room stopped here: close its sockets with this code."""
+
+    close: int = Close.ROOM_GONE
+    reason: str = ""
+
+
+Control = Events | Reseat | Revoke | Moved | Closed
+
+
+def to_wire(control: Control) -> dict[str, Any]:
+    match control:
+        case Events(events):
+            return {"events": events}
+        case Reseat(seats):
+            return {"control": "reseat", "seats": seats}
+        case Revoke(token_hash):
+            return {"control": "revoke", "token_hash": token_hash}
+        case Moved():
+            return {"control": "moved"}
+        case Closed(close, reason):
+            return {"control": "closed", "close": close, "reason": reason}
+
+
+def from_wire(message: dict[str, Any]) -> Control:
+    match message.get("control"):
+        case None:
+            return Events(message["events"])
+        case "reseat":
+            return Reseat(message["seats"])
+        case "revoke":
+            return Revoke(message["token_hash"])
+        case "moved":
+            return Moved()
+        case "closed":
+            return Closed(message.get("close", Close.ROOM_GONE), message.get("reason", ""))
+        case other:
+            raise ValueError(f"unknown room control {other!r}")
+
+
+def is_closed(message: dict[str, Any]) -> bool:
+    """Does this wire message close the room's sockets on this worker only (see LeasedBus)?"""
+    return message.get("control") == "closed"
+
+
+def is_events(message: dict[str, Any]) -> bool:
+    return "control" not in message

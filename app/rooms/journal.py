@@ -1,0 +1,99 @@
+"""A room's log as the worker running it writes it: every accepted command stored before its
+events go out with a room-wide gap-free seq, the recent events kept for sockets that resume,
+engine snapshots now and then, and the match history told of rounds and results."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from typing import Any
+
+from app.bus import Bus
+from app.config import Settings
+from app.engine import Event
+from app.jsonwire import compact_json
+from app.store.base import RoomRecord, RoomStore
+
+from .controls import Control, EncodedEvent, Events, to_wire
+from .hub import encode_event, frame_for, room_topic
+from .metrics import METRICS
+from .recorder import MatchRecorder
+from .state import RoomState
+from .views import state_view
+
+log = logging.getLogger("uno.room")
+
+
+class Journal:
+    def __init__(self, code: str, store: RoomStore, bus: Bus, recorder: MatchRecorder,
+                 settings: Settings, seq: int = 0,
+                 history: list[EncodedEvent] | None = None) -> None:
+        self.code = code
+        self.seq = seq  # the seq of the room's last event
+        self._store = store
+        self._bus = bus
+        self._topic = room_topic(code)
+        self._recorder = recorder
+        self._snapshot_every = settings.snapshot_every
+        self._history: deque[EncodedEvent] = deque(history or (), settings.keep_events)
+        self._since_snapshot = 0
+
+    async def commit(self, state: RoomState, seat: int | None, command: dict[str, Any],
+                     events: list[Event], now: int, meta_changed: bool = False,
+                     controls: list[Control] | None = None) -> None:
+        """Store the record (with the room's meta when it changed), then publish its events
+        and any control messages, in seq order."""
+        stamped: list[tuple[int, Event]] = []
+        for event in events:
+            self.seq += 1
+            stamped.append((self.seq, event))
+        record = RoomRecord(self.seq, seat, command, now,
+                            [{**e.to_dict(), "seq": s} for s, e in stamped])
+        storing = time.perf_counter()
+        await self._store.append(self.code, record,
+                                 state.meta.to_dict() if meta_changed else None)
+        METRICS.commits.observe(time.perf_counter() - storing)
+        encoded = [encode_event(seq, event) for seq, event in stamped]
+        self._history.extend(encoded)
+        if encoded:  # one message for the commit: fewer to send, pass on and read everywhere
+            await self._bus.publish(self._topic, to_wire(Events(encoded)))
+        for control in controls or ():
+            await self._bus.publish(self._topic, to_wire(control))
+        if state.meta.match is not None:
+            await self._record_history(state.meta.match, stamped)
+        self._since_snapshot += 1
+        if state.game is not None and (
+            self._since_snapshot >= self._snapshot_every
+            or command.get("type") in ("start", "next_round")
+        ):
+            await self._store.save_snapshot(self.code, self.seq, state.game.snapshot())
+            self._since_snapshot = 0
+
+    async def publish(self, control: Control) -> None:
+        await self._bus.publish(self._topic, to_wire(control))
+
+    async def _record_history(self, match: str, stamped: list[tuple[int, Event]]) -> None:
+        """Rounds and match results go to the history; its failure never stops the game."""
+        for _seq, event in stamped:
+            try:
+                if event.kind == "round_over":
+                    await self._recorder.round_over(match, event.public)
+                elif event.kind == "match_over":
+                    await self._recorder.match_over(match, event.public, self.seq)
+            except Exception:
+                log.exception("room %s: history of match %s not recorded", self.code, match)
+
+    def state_frame(self, state: RoomState, seat: int | None) -> str:
+        view = state_view(state.meta, state.game, seat, self.seq)
+        return compact_json({"type": "state", "seq": self.seq, "state": view})
+
+    def resume_frames(self, state: RoomState, seat: int | None, since: int | None
+                      ) -> list[str]:
+        """The events after ``since`` if all are still kept, else a fresh state."""
+        history = self._history
+        if since is not None and 0 <= since <= self.seq:
+            oldest = history[0][0] if history else self.seq + 1
+            if since >= oldest - 1:
+                return [frame_for(event, seat) for event in history if event[0] > since]
+        return [self.state_frame(state, seat)]

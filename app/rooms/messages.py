@@ -1,0 +1,86 @@
+"""What a room's inbox holds: one frozen dataclass per kind, dispatched with ``match`` by the
+room actor (app/rooms/room.py), the only reader. Writers: the room's own interface (``Room``'s
+methods), its timers, and the cluster's forwarder (through that interface)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .commands import ClientCommand
+from .hub import Viewer
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRequest:
+    """Take the next free seat: ``name`` made safe at the edge; ``player_key`` proves a
+    profile (never stored)."""
+
+    name: str
+    player_key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Connect:
+    """A socket opens: seat it by its token, then send its first frames."""
+
+    viewer: Viewer
+    since: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    """A socket asks for a fresh state."""
+
+    viewer: Viewer
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    viewer: Viewer
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCommand:
+    """A seat's command (``seat`` None: a spectator, refused); ``seen``: the last seq its
+    sender had seen."""
+
+    seat: int | None
+    command: ClientCommand
+    seen: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    request: JoinRequest
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A bot's thinking time is over."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class HostCheck:
+    """The host has been away for the grace time: the role may pass on."""
+
+
+@dataclass(frozen=True, slots=True)
+class IdleCheck:
+    """Nobody may have been connected for ``idle_seconds``: unload the room then."""
+
+
+Message = Connect | Sync | Disconnect | SeatCommand | Join | BotTurn | HostCheck | IdleCheck
+
+
+@dataclass(slots=True)
+class Envelope:
+    """A message in the inbox, with the future its sender waits on (None: nobody waits)."""
+
+    message: Message
+    future: asyncio.Future[Any] | None = None
+    arrived: float = field(default_factory=time.perf_counter)

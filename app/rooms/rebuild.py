@@ -1,0 +1,44 @@
+"""Rebuilding a room from the store: the latest meta, the engine snapshot, then the records
+stored after it replayed (app/store/records.py; the engine is deterministic, RNG included)."""
+
+from __future__ import annotations
+
+import logging
+
+from app.engine import Event, Game
+from app.store.base import StoredRoom
+from app.store.records import replay
+
+from .controls import EncodedEvent
+from .hub import encode_event
+from .meta import LOBBY, RoomMeta
+from .state import RoomState
+
+log = logging.getLogger("uno.rooms")
+
+
+def rebuilt_state(stored: StoredRoom, now: int) -> tuple[RoomState, int, list[EncodedEvent]]:
+    """The room's state, its seq and its recent events, as stored; every seat disconnected
+    (every socket died with the process that ran it)."""
+    meta = RoomMeta.from_dict(stored.meta)
+    game = Game.restore(stored.snapshot) if stored.snapshot is not None else None
+    seq = stored.snapshot_seq
+    history: list[EncodedEvent] = []
+    for record in stored.records:
+        game, events = replay(game, record.seat, record.command, record.now_ms)
+        if events:
+            again = [e.to_dict() for e in events]
+            kept = [{k: v for k, v in e.items() if k != "seq"} for e in record.events]
+            if again != kept:
+                log.warning("replay of seq %d differs from its stored events", record.seq)
+        for data in record.events:
+            history.append(encode_event(int(data["seq"]), Event.from_dict(data)))
+        seq = max(seq, record.seq)
+    if meta.phase == LOBBY:
+        game = None
+    for info in meta.seats:
+        if info.human and info.connected:
+            info.connected = False
+            info.disconnected_ms = now
+    log.info("room %s rebuilt at seq %d from %d records", meta.code, seq, len(stored.records))
+    return RoomState(meta, game), seq, history

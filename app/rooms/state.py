@@ -1,0 +1,52 @@
+"""A room's data as its handlers see it (``RoomState``), and what a handler decides
+(``Outcome``): the room actor alone applies an outcome, stores it and publishes it.
+
+Handlers (app/rooms/seating.py, host.py, bots.py, chat.py) are pure functions of the state and
+the message; they never change the state they are given (the meta they return is a copy) and
+refuse with a RoomError or an EngineError before deciding anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.engine import Event, Game
+
+from .controls import Control
+from .messages import Message
+from .meta import LOBBY, RoomMeta
+
+
+@dataclass(frozen=True, slots=True)
+class RoomState:
+    """The room's meta (stored with every change) and its match (None in the lobby). The
+    engine changes ``game`` in place when the actor applies a command to it."""
+
+    meta: RoomMeta
+    game: Game | None = None
+
+    @property
+    def between_matches(self) -> bool:
+        game = self.game
+        return self.meta.phase == LOBBY or game is None or game.phase == "match_over"
+
+    @property
+    def playing(self) -> bool:
+        return self.game is not None and self.meta.phase != LOBBY
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What to commit: a line of the room log (``record``, by ``seat``; None: the room itself),
+    its events, the room's new state (None: unchanged), control messages for the sockets, a
+    reply for whoever asked, timers to set, and a seat that left the running match."""
+
+    record: dict[str, Any]
+    events: list[Event]
+    seat: int | None = None
+    state: RoomState | None = None
+    controls: list[Control] = field(default_factory=list)
+    reply: Any = None
+    later: list[tuple[float, Message]] = field(default_factory=list)
+    left_match: int | None = None
