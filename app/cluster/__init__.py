@@ -98,7 +98,7 @@ async def open_cluster(settings: Settings, store: RoomStore) -> Cluster:
     worker = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}"
     log.info("worker %s: rooms shared through Redis leases (%.1f s)", worker,
              settings.lease_seconds)
-    ownership = Ownership(redis, worker, settings.lease_seconds)
+    ownership = Ownership(redis.keys, worker, settings.lease_seconds)
     try:
         await ownership.claim_name(wait=True)
     except Exception:
@@ -106,7 +106,7 @@ async def open_cluster(settings: Settings, store: RoomStore) -> Cluster:
         raise
     bus = LeasedBus(redis, worker)
     guarded = GuardedStore(store, ownership.check_cached)
-    listing = SharedListing(redis, worker, 3 * settings.sweep_seconds)
+    listing = SharedListing(redis.keys, worker, 3 * settings.sweep_seconds)
     placement = ClusterPlacement(ownership, guarded, bus, listing)
     return Cluster(redis, bus, ownership, guarded, placement, settings.sweep_seconds)
 

@@ -182,7 +182,7 @@ class Forwarder:
         if not fresh and cached is not None and time.monotonic() - cached[1] < OWNER_SECONDS:
             return cached[0]
         looked_up = time.monotonic()
-        holder = await self.redis.lease_holder(lease_key(code))
+        holder = await self.redis.keys.lease_holder(lease_key(code))
         if holder is None or holder[0] == self.worker:
             self._owners.pop(code, None)
             return None

@@ -1,6 +1,6 @@
 """Room ownership across workers: a worker runs a room only while it holds the room's lease.
 
-    ownership = Ownership(redis_bus, worker="host-1234", ttl_seconds=5.0)
+    ownership = Ownership(redis_bus.keys, worker="host-1234", ttl_seconds=5.0)
     generation = await ownership.claim("ABCD")    # RoomError 503 if another worker owns it
     await store.take_over("ABCD", generation)     # fence the store's writes at it
     await ownership.check("ABCD")                 # LeaseLost if the lease moved on
@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable
 
 from app.rooms.placement import RoomElsewhere
 
-from .redis_bus import RedisBus
+from .redis_keys import RedisKeys
 
 log = logging.getLogger("uno.rooms")
 
@@ -46,8 +46,8 @@ def lease_key(code: str) -> str:
 
 
 class Ownership:
-    def __init__(self, bus: RedisBus, worker: str, ttl_seconds: float) -> None:
-        self.bus = bus
+    def __init__(self, keys: RedisKeys, worker: str, ttl_seconds: float) -> None:
+        self.keys = keys
         self.worker = worker
         self.ttl = ttl_seconds
         self.generations: dict[str, int] = {}  # rooms this worker owns -> lease generation
@@ -66,7 +66,7 @@ class Ownership:
         start-up) it first waits out a name left by a process that died: it expires within
         one TTL, where a running worker's is renewed every third of one."""
         deadline = time.monotonic() + (self.ttl * 1.5 if wait else 0)
-        while not await self.bus.claim_name(self.worker, self.instance, self.ttl):
+        while not await self.keys.claim_name(self.worker, self.instance, self.ttl):
             if time.monotonic() >= deadline:
                 raise WorkerNameTaken(
                     f"worker name {self.worker!r} (UNO_WORKER_ID) is in use by another running "
@@ -75,7 +75,7 @@ class Ownership:
             await asyncio.sleep(self.ttl / 10)
 
     async def claim(self, code: str) -> int:
-        generation = await self.bus.take_lease(lease_key(code), self.worker, self.ttl)
+        generation = await self.keys.take_lease(lease_key(code), self.worker, self.ttl)
         if generation is None:
             raise RoomElsewhere(code)
         previous = self.generations.get(code)
@@ -90,7 +90,7 @@ class Ownership:
         """Raise LeaseLost unless this worker still holds the lease it claimed (and renew it)."""
         generation = self.generations.get(code)
         started = time.monotonic()
-        if generation is None or not await self.bus.renew(
+        if generation is None or not await self.keys.renew(
             lease_key(code), self.worker, generation, self.ttl
         ):
             self._released(code)
@@ -109,7 +109,7 @@ class Ownership:
 
     async def release(self, code: str) -> None:
         if self._released(code):
-            await self.bus.release(lease_key(code), self.worker)
+            await self.keys.release(lease_key(code), self.worker)
 
     def _released(self, code: str) -> bool:
         """Forget the lease of ``code``; False if this worker did not hold it."""
@@ -137,7 +137,7 @@ class Ownership:
             with contextlib.suppress(Exception):  # best effort: the TTL ends it anyway
                 await self.release(code)
         with contextlib.suppress(Exception):
-            await self.bus.release_name(self.worker, self.instance)
+            await self.keys.release_name(self.worker, self.instance)
 
     async def _renew_loop(self, on_lost: Callable[[str], Awaitable[None]]) -> None:
         while True:
@@ -161,7 +161,7 @@ class Ownership:
         """Renew every lease held, in one round trip; the rooms whose lease was lost."""
         held = list(self.generations.items())
         started = time.monotonic()
-        renewed = await self.bus.renew_many(
+        renewed = await self.keys.renew_many(
             [(lease_key(code), generation) for code, generation in held], self.worker, self.ttl
         )
         lost = []

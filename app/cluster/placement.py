@@ -57,7 +57,7 @@ class ClusterPlacement:
             log.warning("room %s: lease generation %d is behind the store's %d; claiming again",
                         code, generation, exc.current)
             await self.ownership.release(code)
-            await self.ownership.bus.raise_generation(lease_key(code), exc.current)
+            await self.ownership.keys.raise_generation(lease_key(code), exc.current)
         generation = await self.ownership.claim(code)
         try:
             await self.store.take_over(code, generation)
@@ -112,7 +112,7 @@ class ClusterPlacement:
 
     async def _moved(self, code: str) -> bool:
         """Another worker holds room ``code``'s lease (and lists the room)."""
-        holder = await self.ownership.bus.lease_holder(lease_key(code))
+        holder = await self.ownership.keys.lease_holder(lease_key(code))
         return holder is not None and holder[0] != self.ownership.worker
 
     async def listed_rooms(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -33,7 +33,6 @@ import contextlib
 import json
 import logging
 import random
-import time
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -49,108 +48,13 @@ from app.bus import Handler, Unsubscribe
 from app.jsonwire import compact_json
 
 from .publisher import Publisher
+from .redis_keys import RedisKeys
 from .resp import RespStream, command
 
 log = logging.getLogger("uno.bus")
 
 # Connection trouble worth a reconnect (anything else from the listener is a bug: logged too).
 _CONNECTION_ERRORS = (RedisConnectionError, RedisTimeoutError, OSError)
-
-# KEYS: lease, generation counter. ARGV: owner, ttl ms. Returns the generation or nil.
-_TAKE = """
-local owner = redis.call('HGET', KEYS[1], 'owner')
-if owner == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return tonumber(redis.call('HGET', KEYS[1], 'gen'))
-end
-if owner then return false end
-local gen = redis.call('INCR', KEYS[2])
-redis.call('PEXPIRE', KEYS[2], 604800000)  -- a week: counters of long-gone rooms go away
-redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'gen', gen)
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return gen
-"""
-
-# KEYS: lease. ARGV: owner, generation, ttl ms. Returns 1 if renewed.
-_RENEW = """
-if redis.call('HGET', KEYS[1], 'owner') == ARGV[1]
-   and redis.call('HGET', KEYS[1], 'gen') == ARGV[2] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[3])
-end
-return 0
-"""
-
-# KEYS: leases. ARGV: owner, ttl ms, then one generation per key. Returns 1/0 per key (renewed).
-_RENEW_MANY = """
-local out = {}
-for i, key in ipairs(KEYS) do
-  local held = redis.call('HMGET', key, 'owner', 'gen')
-  if held[1] == ARGV[1] and held[2] == ARGV[i + 2] then
-    out[i] = redis.call('PEXPIRE', key, ARGV[2])
-  else
-    out[i] = 0
-  end
-end
-return out
-"""
-
-# Leases renewed per script call: one call is one Redis round trip and one command to build
-# (a pipeline of one EVALSHA per lease cost ~8 ms of this worker's CPU at 500 rooms, each tick),
-# and Redis is held up no longer than a few hundred microseconds by any one of them.
-_RENEW_CHUNK = 1000
-
-# KEYS: generation counter. ARGV: a generation. The counter is raised to it if below (never
-# lowered): the next lease taken gets a higher generation.
-_RAISE = """
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current < tonumber(ARGV[1]) then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', 604800000)
-end
-return 1
-"""
-
-# KEYS: listing index (zset: code -> expiry ms), listing data (hash: code -> JSON). ARGV: now ms.
-# Drops the expired entries; returns the live ones' data.
-_LISTED = """
-local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-for i = 1, #expired, 500 do
-  redis.call('HDEL', KEYS[2], unpack(expired, i, math.min(i + 499, #expired)))
-end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')
-local out = {}
-for i = 1, #live, 500 do
-  local part = redis.call('HMGET', KEYS[2], unpack(live, i, math.min(i + 499, #live)))
-  for _, value in ipairs(part) do
-    if value then out[#out + 1] = value end
-  end
-end
-return out
-"""
-
-# KEYS: worker name. ARGV: this process's instance token, ttl ms. Returns 1 if the name is (now)
-# this process's, 0 if another live process holds it.
-_CLAIM_NAME = """
-local held = redis.call('GET', KEYS[1])
-if held and held ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
-"""
-
-# KEYS: worker name. ARGV: instance token. Drops the name only if this process holds it.
-_RELEASE_NAME = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-
-# KEYS: lease. ARGV: owner. Returns 1 if released.
-_RELEASE = """
-if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-"""
-
 
 _TRIES = 4  # a command to Redis and its retries
 
@@ -195,14 +99,7 @@ class RedisBus:
         self._publisher = Publisher(url)
         self._listener: asyncio.Task[None] | None = None
         self._probes: dict[str, asyncio.Future[None]] = {}
-        self._take = self._redis.register_script(_TAKE)
-        self._renew = self._redis.register_script(_RENEW)
-        self._renew_many = self._redis.register_script(_RENEW_MANY)
-        self._release = self._redis.register_script(_RELEASE)
-        self._raise = self._redis.register_script(_RAISE)
-        self._listed = self._redis.register_script(_LISTED)
-        self._claim_name = self._redis.register_script(_CLAIM_NAME)
-        self._release_name = self._redis.register_script(_RELEASE_NAME)
+        self.keys = RedisKeys(self._redis, prefix)  # leases, worker names, listings
         self.connected = False  # the listener holds a live connection, every topic subscribed
         self._unconfirmed = 0  # (un)subscriptions sent that Redis has not confirmed yet
         self._confirmed = asyncio.Event()
@@ -326,111 +223,10 @@ class RedisBus:
         finally:
             self._probes.pop(token, None)
 
-    # -- leases --------------------------------------------------------------------------------
-
-    async def take_lease(self, key: str, owner: str, ttl_seconds: float) -> int | None:
-        """Take (or renew, if already ``owner``'s) the lease; its generation, None if taken."""
-        keys = [self._key(key), self._key(key) + ":gen"]
-        result = await self._take(keys=keys, args=[owner, _ms(ttl_seconds)])
-        return None if result is None else int(result)
-
-    async def renew(self, key: str, owner: str, generation: int, ttl_seconds: float) -> bool:
-        """Extend the lease only if ``owner`` still holds it at ``generation``."""
-        args: list[str | int] = [owner, str(generation), _ms(ttl_seconds)]
-        return bool(await self._renew(keys=[self._key(key)], args=args))
-
-    async def renew_many(self, leases: list[tuple[str, int]], owner: str, ttl_seconds: float
-                         ) -> list[bool]:
-        """``renew`` each (key, generation) of ``owner``: one script call per thousand leases."""
-        renewed: list[bool] = []
-        for start in range(0, len(leases), _RENEW_CHUNK):
-            chunk = leases[start:start + _RENEW_CHUNK]
-            args: list[str | int] = [owner, _ms(ttl_seconds)]
-            args += [str(generation) for _, generation in chunk]
-            results = await self._renew_many(keys=[self._key(key) for key, _ in chunk],
-                                             args=args)
-            renewed += [bool(result) for result in results]
-        return renewed
-
-    async def release(self, key: str, owner: str) -> None:
-        await self._release(keys=[self._key(key)], args=[owner])
-
-    async def claim_name(self, name: str, instance: str, ttl_seconds: float) -> bool:
-        """Hold (or keep holding) the worker name ``name`` for the process ``instance``;
-        False while another process holds it."""
-        keys = [f"{self._prefix}worker:{name}"]
-        return bool(await self._claim_name(keys=keys, args=[instance, _ms(ttl_seconds)]))
-
-    async def release_name(self, name: str, instance: str) -> None:
-        await self._release_name(keys=[f"{self._prefix}worker:{name}"], args=[instance])
-
-    async def lease_holder(self, key: str) -> tuple[str, int] | None:
-        """(owner, generation) of the current lease, None when nobody holds it."""
-        return (await self.lease_holders([key]))[0]
-
-    async def lease_holders(self, keys: list[str]) -> list[tuple[str, int] | None]:
-        """``lease_holder`` of each key, in one round trip."""
-        if not keys:
-            return []
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for key in keys:
-                pipe.hmget(self._key(key), ["owner", "gen"])
-            rows = await pipe.execute()
-        holders: list[tuple[str, int] | None] = []
-        for owner, generation in rows:
-            if owner is None or generation is None:
-                holders.append(None)
-            else:
-                name = owner.decode() if isinstance(owner, bytes) else str(owner)
-                holders.append((name, int(generation)))
-        return holders
-
-    async def raise_generation(self, key: str, at_least: int) -> None:
-        """Make the next lease of ``key`` get a generation above ``at_least`` (Redis lost its
-        counters, e.g. restarted without its data, and the store knows a newer one)."""
-        await self._raise(keys=[self._key(key) + ":gen"], args=[at_least])
-
-    # -- a shared listing (public rooms across workers) ------------------------------------------
-
-    async def list_entries(self, listing: str, entries: dict[str, dict[str, Any]],
-                           ttl_seconds: float) -> None:
-        """Put (or refresh) ``entries`` (key -> JSON-safe dict) in ``listing`` for
-        ``ttl_seconds``: an entry nobody refreshes drops out by itself (its worker died)."""
-        if not entries:
-            return
-        expires = int((time.time() + ttl_seconds) * 1000)
-        index, data = self._listing_keys(listing)
-        async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(index, dict.fromkeys(entries, expires))
-            pipe.hset(data, mapping={
-                key: compact_json(value) for key, value in entries.items()})
-            await pipe.execute()
-
-    async def unlist(self, listing: str, keys: list[str]) -> None:
-        if not keys:
-            return
-        index, data = self._listing_keys(listing)
-        async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(index, *keys)
-            pipe.hdel(data, *keys)
-            await pipe.execute()
-
-    async def listed(self, listing: str) -> list[dict[str, Any]]:
-        """Every live entry of ``listing`` (expired ones are dropped on the way)."""
-        values = await self._listed(keys=list(self._listing_keys(listing)),
-                                    args=[int(time.time() * 1000)])
-        return [json.loads(value) for value in values]
-
-    def _listing_keys(self, listing: str) -> tuple[str, str]:
-        return f"{self._prefix}list:{listing}", f"{self._prefix}list:{listing}:data"
-
     # -- the supervised listener ------------------------------------------------------------------
 
     def _channel(self, topic: str) -> str:
         return f"{self._prefix}bus:{topic}"
-
-    def _key(self, key: str) -> str:
-        return f"{self._prefix}lease:{key}"
 
     def _send(self, action: str, topic: str) -> None:
         """Tell Redis about a (un)subscription now if connected; a reconnect subscribes anyway."""
@@ -548,6 +344,3 @@ def envelope(origin: str, message: dict[str, Any]) -> str:
     """``{"from": origin, "m": message}`` as JSON, the tag first (``RedisBus.drop_own``)."""
     return envelope_head(origin) + compact_json(message) + "}"
 
-
-def _ms(seconds: float) -> int:
-    return max(1, int(seconds * 1000))

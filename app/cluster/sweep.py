@@ -52,7 +52,7 @@ class Sweep:
                  if registry.local(code) is None and not registry.loading(code)]
         if not codes:
             return 0
-        holders = await self.ownership.bus.lease_holders([lease_key(code) for code in codes])
+        holders = await self.ownership.keys.lease_holders([lease_key(code) for code in codes])
         taken = 0
         for code, holder in zip(codes, holders, strict=True):
             if holder is not None:

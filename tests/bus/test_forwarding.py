@@ -52,13 +52,13 @@ class Worker:
         self.forwarder = Forwarder(self.redis, self.bus, self.ownership, self.registry)
         self.placement.forwarder = self.forwarder
         self.lookups = 0
-        lookup = self.redis.lease_holder
+        lookup = self.redis.keys.lease_holder
 
         async def counted(key: str) -> Any:
             self.lookups += 1
             return await lookup(key)
 
-        self.redis.lease_holder = counted  # type: ignore[method-assign]
+        self.redis.keys.lease_holder = counted  # type: ignore[method-assign]
 
     async def start(self) -> None:
         await self.redis.start()

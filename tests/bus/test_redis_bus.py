@@ -101,19 +101,20 @@ async def test_a_lease_belongs_to_one_worker_and_each_new_holder_gets_a_higher_g
 ) -> None:
     one, two = two_workers
     async with asyncio.timeout(5):
-        first = await one.take_lease("room:A", "w1", 5)
+        first = await one.keys.take_lease("room:A", "w1", 5)
         assert first is not None
-        assert await two.take_lease("room:A", "w2", 5) is None
-        assert await one.take_lease("room:A", "w1", 5) == first  # renewal keeps the generation
-        assert await one.renew("room:A", "w1", first, 5)
-        assert await one.lease_holder("room:A") == ("w1", first)
-        await two.release("room:A", "w2")  # not the holder: no effect
-        assert await two.take_lease("room:A", "w2", 5) is None
-        await one.release("room:A", "w1")
-        assert await one.lease_holder("room:A") is None
-        second = await two.take_lease("room:A", "w2", 5)
+        assert await two.keys.take_lease("room:A", "w2", 5) is None
+        renewed = await one.keys.take_lease("room:A", "w1", 5)
+        assert renewed == first  # renewal keeps the generation
+        assert await one.keys.renew("room:A", "w1", first, 5)
+        assert await one.keys.lease_holder("room:A") == ("w1", first)
+        await two.keys.release("room:A", "w2")  # not the holder: no effect
+        assert await two.keys.take_lease("room:A", "w2", 5) is None
+        await one.keys.release("room:A", "w1")
+        assert await one.keys.lease_holder("room:A") is None
+        second = await two.keys.take_lease("room:A", "w2", 5)
         assert second is not None and second > first
-        assert not await one.renew("room:A", "w1", first, 5)
+        assert not await one.keys.renew("room:A", "w1", first, 5)
 
 
 async def test_a_worker_frozen_past_its_lease_can_neither_renew_nor_release_it(
@@ -121,19 +122,19 @@ async def test_a_worker_frozen_past_its_lease_can_neither_renew_nor_release_it(
 ) -> None:
     one, two = two_workers
     async with asyncio.timeout(5):
-        old = await one.take_lease("room:A", "w1", 0.05)
+        old = await one.keys.take_lease("room:A", "w1", 0.05)
         assert old is not None
         await asyncio.sleep(0.15)  # w1 "froze"; its lease lapsed
-        new = await two.take_lease("room:A", "w2", 5)
+        new = await two.keys.take_lease("room:A", "w2", 5)
         assert new is not None and new > old
-        assert not await one.renew("room:A", "w1", old, 5)
-        await one.release("room:A", "w1")
-        assert await two.lease_holder("room:A") == ("w2", new)
+        assert not await one.keys.renew("room:A", "w1", old, 5)
+        await one.keys.release("room:A", "w1")
+        assert await two.keys.lease_holder("room:A") == ("w2", new)
         # Even the same worker coming back after its lease lapsed gets a new generation.
-        await two.release("room:A", "w2")
-        again = await one.take_lease("room:A", "w1", 5)
+        await two.keys.release("room:A", "w2")
+        again = await one.keys.take_lease("room:A", "w1", 5)
         assert again is not None and again > new
-        assert not await one.renew("room:A", "w1", old, 5)
+        assert not await one.keys.renew("room:A", "w1", old, 5)
 
 
 async def test_after_a_redis_restart_the_listener_reconnects_resubscribes_and_reports_it(
@@ -328,15 +329,17 @@ async def test_a_listing_is_shared_by_every_worker_and_forgets_entries_nobody_re
 ) -> None:
     one, two = two_workers
     async with asyncio.timeout(5):
-        await one.list_entries("rooms", {"AAAA": {"code": "AAAA"}, "BBBB": {"code": "BBBB"}}, 30)
-        await two.list_entries("rooms", {"CCCC": {"code": "CCCC", "n": 1}}, 0.2)
-        assert sorted(e["code"] for e in await one.listed("rooms")) == ["AAAA", "BBBB", "CCCC"]
-        await one.unlist("rooms", ["BBBB"])
+        both = {"AAAA": {"code": "AAAA"}, "BBBB": {"code": "BBBB"}}
+        await one.keys.list_entries("rooms", both, 30)
+        await two.keys.list_entries("rooms", {"CCCC": {"code": "CCCC", "n": 1}}, 0.2)
+        listed = await one.keys.listed("rooms")
+        assert sorted(e["code"] for e in listed) == ["AAAA", "BBBB", "CCCC"]
+        await one.keys.unlist("rooms", ["BBBB"])
         await asyncio.sleep(0.3)  # CCCC's worker stopped refreshing it
-        assert await two.listed("rooms") == [{"code": "AAAA"}]
-        await two.list_entries("rooms", {"CCCC": {"code": "CCCC", "n": 2}}, 30)
-        assert sorted(e["code"] for e in await one.listed("rooms")) == ["AAAA", "CCCC"]
-        assert {"code": "CCCC", "n": 2} in await one.listed("rooms")
+        assert await two.keys.listed("rooms") == [{"code": "AAAA"}]
+        await two.keys.list_entries("rooms", {"CCCC": {"code": "CCCC", "n": 2}}, 30)
+        assert sorted(e["code"] for e in await one.keys.listed("rooms")) == ["AAAA", "CCCC"]
+        assert {"code": "CCCC", "n": 2} in await one.keys.listed("rooms")
 
 
 async def test_posts_and_publishes_go_out_in_order_and_share_round_trips(

@@ -50,7 +50,7 @@ class Cluster:
             process.send_signal(signal.SIGCONT)
 
     async def lease_holder(self, code: str) -> tuple[str, int] | None:
-        return await self.redis.lease_holder(f"room:{code}")
+        return await self.redis.keys.lease_holder(f"room:{code}")
 
 
 @contextmanager

@@ -21,11 +21,11 @@ from app.store.guarded import GuardedStore
 def leased_registry(store: RoomStore, redis: RedisBus, worker: str, settings: Settings,
                     bus: Bus | None = None, ttl: float = 30.0
                     ) -> tuple[RoomRegistry, ClusterPlacement]:
-    ownership = Ownership(redis, worker, ttl)
+    ownership = Ownership(redis.keys, worker, ttl)
     guarded = GuardedStore(store, ownership.check_cached)
     bus = bus or InProcessBus()
     placement = ClusterPlacement(ownership, guarded, bus,
-                                 SharedListing(redis, worker, 3 * settings.sweep_seconds))
+                                 SharedListing(redis.keys, worker, 3 * settings.sweep_seconds))
     registry = RoomRegistry(guarded, bus, settings, placement=placement)
     placement.running_here = registry.running_here
     return registry, placement

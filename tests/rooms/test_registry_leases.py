@@ -64,13 +64,13 @@ async def test_a_room_loaded_again_right_after_it_was_unloaded_keeps_its_new_lea
     again meanwhile (a client asking at once, Redis slow to answer) must not lose it to that
     release: the room would run here with no lease, and another worker could take it."""
     registry, redis = worker.registry, worker.redis
-    slow_unlist = redis.unlist
+    slow_unlist = redis.keys.unlist
 
     async def unlist(listing: str, keys: list[str]) -> None:
         await asyncio.sleep(0.2)  # Redis (or this worker's event loop) slow to answer
         await slow_unlist(listing, keys)
 
-    redis.unlist = unlist  # type: ignore[method-assign]
+    redis.keys.unlist = unlist  # type: ignore[method-assign]
     async with asyncio.timeout(10):
         code, seat, _ = await registry.create("Ann")
         room = registry.rooms[code]
@@ -81,7 +81,7 @@ async def test_a_room_loaded_again_right_after_it_was_unloaded_keeps_its_new_lea
         again = await registry.get(code)  # asked for at once: loaded again, lease claimed
         assert again is not None and again is not room and registry.rooms[code] is again
         await asyncio.gather(*list(worker.placement._releasing))  # the unload's release is over
-        holder = await redis.lease_holder(lease_key(code))
+        holder = await redis.keys.lease_holder(lease_key(code))
         assert holder is not None and holder[0] == "a", holder
         assert worker.ownership.generations.get(code) == holder[1]
         await again.command(seat, Chat("hi"))
@@ -91,7 +91,7 @@ async def test_a_closed_room_asked_for_while_it_is_unloaded_still_gives_its_leas
     worker: Worker,
 ) -> None:
     registry, redis = worker.registry, worker.redis
-    slow_unlist, slow_load = redis.unlist, registry.store.load_room
+    slow_unlist, slow_load = redis.keys.unlist, registry.store.load_room
 
     async def unlist(listing: str, keys: list[str]) -> None:
         await asyncio.sleep(0.2)
@@ -101,7 +101,7 @@ async def test_a_closed_room_asked_for_while_it_is_unloaded_still_gives_its_leas
         await asyncio.sleep(0.4)  # still looking when the unload's release goes on
         return await slow_load(code)
 
-    redis.unlist = unlist  # type: ignore[method-assign]
+    redis.keys.unlist = unlist  # type: ignore[method-assign]
     registry.store.load_room = load_room  # type: ignore[method-assign]
     async with asyncio.timeout(10):
         code, _, _ = await registry.create("Ann")
@@ -109,7 +109,7 @@ async def test_a_closed_room_asked_for_while_it_is_unloaded_still_gives_its_leas
             await asyncio.sleep(0.01)
         assert await registry.get(code) is None  # closed: nothing to load
         await asyncio.gather(*list(worker.placement._releasing))
-        assert await redis.lease_holder(lease_key(code)) is None
+        assert await redis.keys.lease_holder(lease_key(code)) is None
         assert code not in worker.ownership.generations  # not renewed forever
 
 
@@ -121,7 +121,7 @@ async def test_a_room_taken_over_by_another_worker_stays_in_the_shared_list(
     async with asyncio.timeout(10):
         code, seat, _ = await a.registry.create("Ann")  # public: listed at once
         stale = a.registry.rooms[code]
-        await a.redis.release(lease_key(code), "a")  # a's lease lapsed (it froze, say)
+        await a.redis.keys.release(lease_key(code), "a")  # a's lease lapsed (it froze, say)
         assert await b.registry.get(code) is not None  # b took the room over
         await b.placement.listing.list_rooms({  # b's sweep tick lists it
             code: b.registry.summary(room) for code, room in b.registry.rooms.items()})
@@ -130,7 +130,7 @@ async def test_a_room_taken_over_by_another_worker_stays_in_the_shared_list(
         while code in a.registry.rooms:
             await asyncio.sleep(0.01)
         await asyncio.gather(*list(a.placement._releasing))
-        listed = await a.redis.listed(PUBLIC_LISTING)
+        listed = await a.redis.keys.listed(PUBLIC_LISTING)
         assert code in {entry["code"] for entry in listed}  # b's entry, not unlisted by a
         assert code in {room["code"] for room in await a.registry.listed_rooms()}
 
@@ -149,6 +149,6 @@ async def test_two_rooms_created_at_once_with_the_same_code_each_keep_a_lease(
         assert sorted(code for code, _, _ in made) == ["BDFG", "CXWP"]
         for code, seat, _ in made:
             assert code in worker.ownership.generations
-            holder = await worker.redis.lease_holder(lease_key(code))
+            holder = await worker.redis.keys.lease_holder(lease_key(code))
             assert holder is not None and holder[0] == "a"
             await registry.rooms[code].command(seat, Chat("hi"))

@@ -273,7 +273,7 @@ async def test_a_worker_forgets_the_fences_of_the_rooms_it_lost(worker_store: Wo
             assert set(fences(stores[0])) == {dropped, failed}
             stale = a.rooms[failed]
             for code in (dropped, failed):  # a's leases lapse (it froze), b takes the rooms
-                await buses[0].release(lease_key(code), "a")
+                await buses[0].keys.release(lease_key(code), "a")
                 assert await b.get(code) is not None
             assert set(fences(stores[1])) == {dropped, failed}
 
