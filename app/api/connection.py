@@ -30,6 +30,7 @@ class Connection:
         self.ws = ws
         self.token_hash = token_hash
         self.seat: int | None = None
+        self.watcher: int | None = None
         self.queue_limit = queue_limit
         self.ready = False  # False until ``begin``: frames wait in ``_early``
         self._early: list[tuple[int, str]] = []
@@ -56,6 +57,9 @@ class Connection:
                     self._push(frame)
             self._early.clear()
             self.ready = True
+
+    def notice(self, frame: str) -> None:
+        self._push(frame)
 
     def close(self, code: int, reason: str) -> None:
         if self.closing is None:

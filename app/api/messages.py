@@ -40,7 +40,17 @@ from app.engine.commands import (
     Play,
     Slap,
 )
-from app.rooms.commands import AddBot, ChangeRules, ClientCommand, Kick, Leave, StartMatch
+from app.rooms.commands import (
+    REACTIONS,
+    AddBot,
+    ChangeRules,
+    ClientCommand,
+    Kick,
+    Leave,
+    React,
+    Rematch,
+    StartMatch,
+)
 
 from .fields import CardField, ColorField, MessageId, PlainRules, Seat
 from .text import ChatText, SafeText
@@ -116,6 +126,14 @@ class AddBotMsg(_Message):
         return AddBot(self.seat)
 
 
+class ReactMsg(_Message):
+    type: Literal["react"]
+    emoji: Literal[REACTIONS]  # type: ignore[valid-type]
+
+    def command(self) -> ClientCommand:
+        return React(self.emoji)
+
+
 class KickMsg(_Message):
     type: Literal["kick"]
     seat: Seat
@@ -134,6 +152,7 @@ _SIMPLE: dict[str, ClientCommand | None] = {
     "next_round": NextRound(),
     "start": StartMatch(),
     "leave": Leave(),
+    "rematch": Rematch(),
     "sync": None,
     "ping": None,
 }
@@ -143,7 +162,7 @@ class SimpleMsg(_Message):
     """A message with nothing but its type (and ``id``, ``seq``)."""
 
     type: Literal["draw", "keep", "uno", "challenge", "accept", "slap", "next_round", "start",
-                  "leave", "sync", "ping"]
+                  "leave", "rematch", "sync", "ping"]
 
     def command(self) -> ClientCommand | None:
         return _SIMPLE[self.type]
@@ -151,13 +170,13 @@ class SimpleMsg(_Message):
 
 ClientMessage = Annotated[
     PlayMsg | CatchMsg | ChooseColorMsg | GiveMsg | ChatMsg | RulesMsg | AddBotMsg | KickMsg
-    | SimpleMsg,
+    | ReactMsg | SimpleMsg,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 _ID: TypeAdapter[Any] = TypeAdapter(MessageId)
 TYPES = frozenset(["play", "catch", "choose_color", "give", "chat", "rules", "add_bot", "kick",
-                   *_SIMPLE])
+                   "react", *_SIMPLE])
 
 
 @dataclass(frozen=True, slots=True)

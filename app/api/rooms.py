@@ -3,9 +3,11 @@ client: rooms created per minute, open rooms nobody joined, unknown codes."""
 
 from __future__ import annotations
 
+import io
 import math
 from typing import Annotated, Any
 
+import segno
 from fastapi import APIRouter, Query, Request, Response
 
 from app.codes import Err
@@ -114,6 +116,20 @@ async def list_rooms(
         response.headers["Link"] = f'<{url.path}?{url.query}>; rel="next"'
     response.headers["X-Total-Count"] = str(len(rooms))
     return page
+
+
+@router.get("/{code}/qr.svg", response_class=Response,
+            responses={200: {"content": {"image/svg+xml": {}}}})
+async def room_qr(code: str, request: Request, services: ServicesDep) -> Response:
+    """The room's join link as a QR code (an SVG image), for the party screen: a phone that
+    scans it opens the room's page and joins with a name."""
+    room = await find_room(services, code, services.client(request))
+    link = f"{str(request.base_url).rstrip('/')}/#/room/{room.code}"
+    svg = io.BytesIO()
+    segno.make(link, error="m").save(svg, kind="svg", scale=10, border=2, xmldecl=False,
+                                     svgns=True, title=f"Join room {room.code}")
+    return Response(svg.getvalue(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=300"})
 
 
 @router.get("/{code}", response_model=RoomSummary)

@@ -182,7 +182,7 @@ async def handle_text(conn: Connection, room: RoomHandle, text: str) -> None:
                 if not conn.ready:
                     conn.release()
         else:
-            await room.command(conn.seat, parsed.command, parsed.seq)
+            await room.command(conn.seat, parsed.command, parsed.seq, conn.watcher)
     except (EngineError, RoomError) as exc:
         _error(conn, mid, exc.code, exc.message)
         return

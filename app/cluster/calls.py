@@ -39,6 +39,7 @@ class CommandCall:
     seat: int | None
     command: ClientCommand
     seen: int | None
+    watcher: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +90,9 @@ def _request_to_wire(request: Request) -> dict[str, Any]:
             return {"kind": "connect", "conn": conn, "token_hash": token_hash, "since": since}
         case SyncCall(conn, seat):
             return {"kind": "sync", "conn": conn, "seat": seat}
-        case CommandCall(seat, command, seen):
+        case CommandCall(seat, command, seen, watcher):
             return {"kind": "command", "seat": seat, "message": command_to_wire(command),
-                    "seen": seen}
+                    "seen": seen, "watcher": watcher}
         case JoinCall(JoinRequest(name, player_key)):
             return {"kind": "join", "name": name, "player_key": player_key}
         case DisconnectCall(conn):
@@ -106,7 +107,7 @@ def _request_from_wire(data: dict[str, Any]) -> Request:
             return SyncCall(data["conn"], data.get("seat"))
         case "command":
             return CommandCall(data.get("seat"), command_from_wire(data["message"]),
-                               data.get("seen"))
+                               data.get("seen"), data.get("watcher"))
         case "join":
             return JoinCall(JoinRequest(data["name"], data.get("player_key")))
         case "disconnect":

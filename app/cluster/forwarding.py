@@ -72,12 +72,16 @@ class RemoteViewer:
         self.conn = conn
         self.code = code
         self.seat: int | None = None
+        self.watcher: int | None = None
         self.token_hash = token_hash
         self.frames: list[str] = []
         self.seq = 0
 
     def deliver(self, seq: int, frame: str) -> None:
         pass  # events reach the socket's worker on the room topic
+
+    def notice(self, frame: str) -> None:
+        pass  # so does spectator chat
 
     def begin(self, frames: list[str], seq: int) -> None:
         self.frames, self.seq = frames, seq
@@ -251,7 +255,8 @@ class Forwarder:
                 if isinstance(request, CommandCall) and room is not None:
                     # Straight into the room's inbox, answered from its future: no task to
                     # start and no turn of the event loop before the room has it.
-                    room.command_then(SeatCommand(request.seat, request.command, request.seen),
+                    room.command_then(SeatCommand(request.seat, request.command, request.seen,
+                                                  request.watcher),
                                       lambda done: self._answer(call, done))
                 else:
                     self._spawn(self._serve(call))
@@ -293,7 +298,8 @@ class Forwarder:
                 viewer = RemoteViewer(self, call.sender, conn, token_hash, code)
                 seat = await room.connect(viewer, since)
                 self._remote[(call.sender, conn)] = viewer
-                return {"seat": seat, "frames": viewer.frames, "seq": viewer.seq}
+                return {"seat": seat, "watcher": viewer.watcher, "frames": viewer.frames,
+                        "seq": viewer.seq}
             case SyncCall(conn, seat):
                 viewer = (self._remote.get((call.sender, conn))
                           or RemoteViewer(self, call.sender, conn, None))
@@ -305,8 +311,8 @@ class Forwarder:
                 if known is not None:
                     room.disconnect(known)
                 return None
-            case CommandCall(seat, command, seen):
-                await room.command(seat, command, seen)
+            case CommandCall(seat, command, seen, watcher):
+                await room.command(seat, command, seen, watcher)
                 return None
             case JoinCall(request):
                 seat, token = await room.join(request)

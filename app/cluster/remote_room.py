@@ -43,6 +43,7 @@ class RemoteRoom:
             forwarder.conn_id(viewer), viewer.token_hash, since))
         seat: int | None = result["seat"]
         viewer.seat = seat
+        viewer.watcher = result.get("watcher")
         viewer.begin(result["frames"], result["seq"])
         return seat
 
@@ -53,8 +54,8 @@ class RemoteRoom:
         viewer.begin(result["frames"], result["seq"])
 
     async def command(self, seat: int | None, command: ClientCommand,
-                      seen: int | None = None) -> None:
-        await self._forwarder.call(self._code, CommandCall(seat, command, seen))
+                      seen: int | None = None, watcher: int | None = None) -> None:
+        await self._forwarder.call(self._code, CommandCall(seat, command, seen, watcher))
 
     async def join(self, request: JoinRequest) -> tuple[int, str]:
         seat, token = await self._forwarder.call(self._code, JoinCall(request))

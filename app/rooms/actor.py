@@ -19,17 +19,28 @@ from app.engine import EngineError, Event, command_to_wire
 from app.engine.commands import Chat, Command, NextRound, Timeout
 from app.store.base import RoomStore
 
-from . import bots, chat, host, seating
+from . import audience, bots, chat, host, seating
+from .audience import ReactionWindow
 from .codes import new_token, token_hash
-from .commands import AddBot, ChangeRules, ClientCommand, Kick, Leave, StartMatch
+from .commands import (
+    AddBot,
+    ChangeRules,
+    ClientCommand,
+    Kick,
+    Leave,
+    React,
+    Rematch,
+    StartMatch,
+)
 from .commands import to_wire as wire_of
 from .controls import Control, Revoke
-from .errors import FORBIDDEN, WRONG_PHASE, RoomError, too_late_or
+from .errors import FORBIDDEN, RATE_LIMITED, WRONG_PHASE, RoomError, too_late_or
 from .hub import Viewer
 from .journal import Journal
 from .messages import (
     BotTurn,
     Connect,
+    CountSpectators,
     Disconnect,
     HostCheck,
     IdleCheck,
@@ -45,7 +56,7 @@ from .state import Outcome, RoomState
 log = logging.getLogger("uno.room")
 
 Clock = Callable[[], int]
-HOST_COMMANDS = (StartMatch, ChangeRules, AddBot, Kick, NextRound)
+HOST_COMMANDS = (StartMatch, ChangeRules, AddBot, Kick, NextRound, Rematch)
 
 
 class RoomActor:
@@ -60,6 +71,11 @@ class RoomActor:
         self._clock = clock
         self._post_later = post_later
         self._viewers = 0
+        self._spectators = 0  # spectator sockets, on every worker
+        self._announced = 0  # the spectator count everyone last heard
+        self._counting = False  # a CountSpectators is on its way
+        self._watchers = 0  # numbers given to spectators so far
+        self._reactions = ReactionWindow()
         self._seat_sockets: dict[str, int] = {}  # token hash -> open sockets
         self._bot_rng = random.Random(state.meta.seed ^ 0x5EED)
         self._bots_scheduled: set[int] = set()
@@ -74,8 +90,8 @@ class RoomActor:
     async def handle(self, message: Message) -> Any:
         """Apply one message of the inbox; its reply (or a RoomError / EngineError)."""
         match message:
-            case SeatCommand(seat, command, seen):
-                return await self._seat_command(seat, command, seen)
+            case SeatCommand(seat, command, seen, watcher):
+                return await self._seat_command(seat, command, seen, watcher)
             case BotTurn(seat):
                 return await self._bot_turn(seat)
             case Connect(viewer, since):
@@ -84,7 +100,8 @@ class RoomActor:
                 return await self._disconnect(viewer)
             case Sync(viewer):
                 journal = self.journal
-                viewer.begin([journal.state_frame(self.state, viewer.seat)], journal.seq)
+                frame = journal.state_frame(self.state, viewer.seat, self._spectators)
+                viewer.begin([frame], journal.seq)
                 return None
             case Join(request):
                 return await self._join(request)
@@ -92,16 +109,33 @@ class RoomActor:
                 return await self._apply_any(self._pass_host())
             case IdleCheck():
                 return await self._idle_check()
+            case CountSpectators():
+                return await self._announce_spectators()
 
     async def _seat_command(self, seat: int | None, command: ClientCommand,
-                            seen: int | None) -> None:
+                            seen: int | None, watcher: int | None) -> None:
+        match command:
+            case React(emoji):
+                if not self._reactions.allow(time.monotonic()):
+                    raise RoomError(RATE_LIMITED, "this room has many reactions right now")
+                await self._apply(audience.reaction(seat, emoji))
+                return
+            case Chat(text) if seat is None:
+                await self.journal.publish(audience.spectator_chat(watcher, text))
+                return
         if seat is None:
-            raise RoomError(FORBIDDEN, "spectators may only watch")
+            raise RoomError(FORBIDDEN, "spectators may only watch, chat among themselves and "
+                            "react")
         state = self.state
         if isinstance(command, HOST_COMMANDS) and state.meta.host != seat:
             raise RoomError(FORBIDDEN, f"only the host may send {wire_of(command)['type']!r}")
         match command:
             case StartMatch():
+                await self._start_match(seat)
+            case Rematch():
+                if state.game is None or state.game.phase != "match_over":
+                    raise RoomError(WRONG_PHASE, "a rematch follows a finished match")
+                await self._apply_any(seating.free_stand_ins(state))
                 await self._start_match(seat)
             case ChangeRules():
                 await self._apply(host.change_rules(state, seat, command))
@@ -210,17 +244,25 @@ class RoomActor:
         seat = seating.seat_of(self.state.meta, viewer.token_hash)
         viewer.seat = seat
         self._viewers += 1
+        if seat is None:
+            self._watchers += 1
+            viewer.watcher = self._watchers
+            self._count_spectators(+1)
         hashed = viewer.token_hash
         if seat is not None and hashed is not None:
             self._seat_sockets[hashed] = self._seat_sockets.get(hashed, 0) + 1
             if not self.state.meta.seats[seat].connected:
                 await self._apply(self._presence(seat, True))
             await self._apply_any(self._pass_host())
-        viewer.begin(self.journal.resume_frames(self.state, seat, since), self.journal.seq)
+        journal = self.journal
+        viewer.begin(journal.resume_frames(self.state, seat, since, self._spectators),
+                     journal.seq)
         return seat
 
     async def _disconnect(self, viewer: Viewer) -> None:
         self._viewers -= 1
+        if viewer.seat is None and viewer.token_hash is None:
+            self._count_spectators(-1)
         if self._viewers == 0:
             self._empty_since = time.monotonic()
             self._post_later(self._settings.idle_seconds, IdleCheck())
@@ -234,6 +276,19 @@ class RoomActor:
         seat = self.state.meta.seat_of_token(hashed)
         if seat is not None:  # else kicked or left: the seat is gone already
             await self._apply(self._presence(seat, False))
+
+    def _count_spectators(self, change: int) -> None:
+        """Everyone hears how many watch, at most every WATCHING_EVERY seconds."""
+        self._spectators += change
+        if not self._counting:
+            self._counting = True
+            self._post_later(audience.WATCHING_EVERY, CountSpectators())
+
+    async def _announce_spectators(self) -> None:
+        self._counting = False
+        if self._spectators != self._announced:
+            self._announced = self._spectators
+            await self._apply(audience.watching(self._spectators))
 
     def _presence(self, seat: int, connected: bool) -> Outcome:
         return seating.presence(self.state, seat, connected, self._clock(),

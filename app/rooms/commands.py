@@ -44,11 +44,29 @@ class Leave:
     """Give up one's own seat."""
 
 
-RoomCommand = StartMatch | ChangeRules | AddBot | Kick | Leave
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """Host, after a match: a new one with the same seats, bots and rules; the seats of players
+    who left (their bots) are freed first."""
+
+
+# Reactions anyone at the table or watching may send: a small fixed set.
+REACTIONS = ("👏", "🔥", "😂", "😮", "😱", "🎉", "👀", "💀")
+
+
+@dataclass(frozen=True, slots=True)
+class React:
+    """An emoji from ``REACTIONS`` that floats over everyone's table."""
+
+    emoji: str
+
+
+RoomCommand = StartMatch | ChangeRules | AddBot | Kick | Leave | Rematch | React
 ClientCommand = Command | RoomCommand
 
 _ROOM_TYPES: dict[type[Any], str] = {
     StartMatch: "start", ChangeRules: "rules", AddBot: "add_bot", Kick: "kick", Leave: "leave",
+    Rematch: "rematch", React: "react",
 }
 
 
@@ -61,6 +79,8 @@ def to_wire(command: ClientCommand) -> dict[str, Any]:
         return {"type": kind, "preset": command.preset, "rules": command.rules}
     if isinstance(command, AddBot | Kick):
         return {"type": kind, "seat": command.seat}
+    if isinstance(command, React):
+        return {"type": kind, "emoji": command.emoji}
     return {"type": kind}
 
 
@@ -77,4 +97,8 @@ def from_wire(message: dict[str, Any]) -> ClientCommand:
         return Kick(int(message["seat"]))
     if kind == "leave":
         return Leave()
+    if kind == "rematch":
+        return Rematch()
+    if kind == "react":
+        return React(str(message["emoji"]))
     return parse_command(message)

@@ -49,7 +49,14 @@ class Closed:
     reason: str = ""
 
 
-Control = Events | Reseat | Revoke | Moved | Closed
+@dataclass(frozen=True, slots=True)
+class SpectatorChat:
+    """A spectator's chat line, for spectators only: its ``spectator_chat`` frame, encoded."""
+
+    frame: str
+
+
+Control = Events | Reseat | Revoke | Moved | Closed | SpectatorChat
 
 
 def to_wire(control: Control) -> dict[str, Any]:
@@ -64,6 +71,8 @@ def to_wire(control: Control) -> dict[str, Any]:
             return {"control": "moved"}
         case Closed(close, reason):
             return {"control": "closed", "close": close, "reason": reason}
+        case SpectatorChat(frame):
+            return {"control": "spectator_chat", "frame": frame}
 
 
 def from_wire(message: dict[str, Any]) -> Control:
@@ -78,6 +87,8 @@ def from_wire(message: dict[str, Any]) -> Control:
             return Moved()
         case "closed":
             return Closed(message.get("close", Close.ROOM_GONE), message.get("reason", ""))
+        case "spectator_chat":
+            return SpectatorChat(message["frame"])
         case other:
             raise ValueError(f"unknown room control {other!r}")
 

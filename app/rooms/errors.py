@@ -18,6 +18,7 @@ BAD_SEAT = "bad_target"
 TOO_EARLY = "too_early"
 BAD_MESSAGE = "bad_message"
 BAD_DEAL = "bad_deal"
+RATE_LIMITED = "rate_limited"
 
 
 class RoomError(Exception):

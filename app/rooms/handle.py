@@ -27,8 +27,9 @@ class RoomHandle(Protocol):
         """Send ``viewer`` a fresh state."""
 
     async def command(self, seat: int | None, command: ClientCommand,
-                      seen: int | None = None) -> None:
-        """Apply ``seat``'s command (an EngineError or RoomError: refused, nothing changed)."""
+                      seen: int | None = None, watcher: int | None = None) -> None:
+        """Apply ``seat``'s command (an EngineError or RoomError: refused, nothing changed);
+        ``seat`` None: spectator ``watcher``'s."""
 
     async def join(self, request: JoinRequest) -> tuple[int, str]:
         """A new seat and its token."""

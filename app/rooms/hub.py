@@ -14,7 +14,16 @@ from app.codes import Close
 from app.engine import Event
 from app.jsonwire import compact_json
 
-from .controls import Closed, EncodedEvent, Events, Moved, Reseat, Revoke, from_wire
+from .controls import (
+    Closed,
+    EncodedEvent,
+    Events,
+    Moved,
+    Reseat,
+    Revoke,
+    SpectatorChat,
+    from_wire,
+)
 
 
 class Viewer(Protocol):
@@ -22,9 +31,13 @@ class Viewer(Protocol):
 
     seat: int | None
     token_hash: str | None
+    watcher: int | None  # a spectator's number in the room (its chat lines carry it)
 
     def deliver(self, seq: int, frame: str) -> None:
         """Queue an event frame; frames that arrive before ``begin`` wait for it."""
+
+    def notice(self, frame: str) -> None:
+        """Queue a frame outside the room's seq (spectator chat)."""
 
     def begin(self, frames: list[str], seq: int) -> None:
         """Send the first frames (a state, or the events after ``since``) current up to ``seq``;
@@ -127,6 +140,10 @@ class Hub:
             case Closed(close, reason):
                 for viewer in list(viewers):
                     viewer.close(close, reason)
+            case SpectatorChat(frame):  # never to a player: no coaching from the stands
+                for viewer in viewers:
+                    if viewer.seat is None:
+                        viewer.notice(frame)
 
     @staticmethod
     def _fan_out(viewers: set[Viewer], event: EncodedEvent) -> None:

@@ -84,16 +84,16 @@ class Journal:
             except Exception:
                 log.exception("room %s: history of match %s not recorded", self.code, match)
 
-    def state_frame(self, state: RoomState, seat: int | None) -> str:
-        view = state_view(state.meta, state.game, seat, self.seq)
+    def state_frame(self, state: RoomState, seat: int | None, spectators: int) -> str:
+        view = state_view(state.meta, state.game, seat, self.seq, spectators=spectators)
         return compact_json({"type": "state", "seq": self.seq, "state": view})
 
-    def resume_frames(self, state: RoomState, seat: int | None, since: int | None
-                      ) -> list[str]:
+    def resume_frames(self, state: RoomState, seat: int | None, since: int | None,
+                      spectators: int) -> list[str]:
         """The events after ``since`` if all are still kept, else a fresh state."""
         history = self._history
         if since is not None and 0 <= since <= self.seq:
             oldest = history[0][0] if history else self.seq + 1
             if since >= oldest - 1:
                 return [frame_for(event, seat) for event in history if event[0] > since]
-        return [self.state_frame(state, seat)]
+        return [self.state_frame(state, seat, spectators)]

@@ -44,12 +44,13 @@ class Disconnect:
 
 @dataclass(frozen=True, slots=True)
 class SeatCommand:
-    """A seat's command (``seat`` None: a spectator, refused); ``seen``: the last seq its
-    sender had seen."""
+    """A seat's command (``seat`` None: a spectator, who may only chat with other spectators
+    and react: ``watcher`` is its number); ``seen``: the last seq its sender had seen."""
 
     seat: int | None
     command: ClientCommand
     seen: int | None = None
+    watcher: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,13 @@ class IdleCheck:
     """Nobody may have been connected for ``idle_seconds``: unload the room then."""
 
 
-Message = Connect | Sync | Disconnect | SeatCommand | Join | BotTurn | HostCheck | IdleCheck
+@dataclass(frozen=True, slots=True)
+class CountSpectators:
+    """Time to tell everyone how many watch (if that changed)."""
+
+
+Message = (Connect | Sync | Disconnect | SeatCommand | Join | BotTurn | HostCheck | IdleCheck
+           | CountSpectators)
 
 
 @dataclass(slots=True)

@@ -21,6 +21,7 @@ class SeatInfo:
     player_id: int | None = None  # the guest profile, proven by its key at join
     connected: bool = False
     disconnected_ms: int | None = None  # when the last connection of this seat closed
+    stand_in: bool = False  # a bot holding the seat of a player who left mid-match
 
     @property
     def human(self) -> bool:

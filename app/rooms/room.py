@@ -91,8 +91,8 @@ class Room:
         await self._ask(Sync(viewer))
 
     async def command(self, seat: int | None, command: ClientCommand,
-                      seen: int | None = None) -> None:
-        await self._ask(SeatCommand(seat, command, seen))
+                      seen: int | None = None, watcher: int | None = None) -> None:
+        await self._ask(SeatCommand(seat, command, seen, watcher))
 
     async def join(self, request: JoinRequest) -> tuple[int, str]:
         joined: tuple[int, str] = await self._ask(Join(request))

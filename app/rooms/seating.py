@@ -114,11 +114,32 @@ def remove_seat(state: RoomState, seat: int, reason: str) -> Outcome:
                    controls=controls)
 
 
+def free_stand_ins(state: RoomState) -> Outcome | None:
+    """Before a rematch: the seats whose players left are freed (their bots go), the seats
+    after them move down; None when every seat is still its player's or a bot the host added."""
+    meta = state.meta
+    freed = [s for s, info in enumerate(meta.seats) if info.stand_in]
+    if not freed:
+        return None
+    meta = _to_lobby(state)
+    kept = [s for s in range(len(meta.seats)) if s not in freed]
+    moved = {old: new for new, old in enumerate(kept) if old != new}
+    host = meta.host
+    meta.seats = [meta.seats[s] for s in kept]
+    meta.host = None if host is None or host in freed else kept.index(host)
+    private = {old: {"you": new} for old, new in moved.items()}
+    left = Event("seats_freed", {"freed": freed, **seats_public(meta)}, private)
+    reseat = {meta.seats[new].token_hash: new for new in moved.values()
+              if meta.seats[new].human}
+    return Outcome({"type": "freed", "seats": freed}, [left], state=RoomState(meta),
+                   controls=[Reseat(reseat)])
+
+
 def replace_with_bot(state: RoomState, seat: int, reason: str) -> Outcome:
     """During a match: a bot takes the seat (and its cards); the old token stops working."""
     meta = state.meta.copy()
     old = meta.seats[seat]
-    meta.seats[seat] = SeatInfo(f"{old.name} (bot)", "", bot=True, connected=True)
+    meta.seats[seat] = SeatInfo(f"{old.name} (bot)", "", bot=True, connected=True, stand_in=True)
     if meta.host == seat:
         meta.host = _heir(meta, None)
     replaced = Event("replaced", {"seat": seat, "name": meta.seats[seat].name, "bot": True,

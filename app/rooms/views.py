@@ -21,7 +21,8 @@ def server_now_ms() -> int:
 
 
 def state_view(
-    meta: RoomMeta, game: Game | None, seat: int | None, seq: int, now_ms: int | None = None
+    meta: RoomMeta, game: Game | None, seat: int | None, seq: int, now_ms: int | None = None,
+    spectators: int = 0,
 ) -> dict[str, Any]:
     """PROTOCOL.md's state view for ``seat`` (None: a spectator). Only ``game.view`` reads hands.
 
@@ -62,6 +63,7 @@ def state_view(
         match=meta.match,
         public=meta.public,
         max_players=meta.max_players,
+        spectators=spectators,
         now_ms=server_now_ms() if now_ms is None else now_ms,
     )
     return view

@@ -18,7 +18,8 @@ from app.engine import Event, Game, RiggedDeal, parse_command, rules_from_dict
 
 START: Final = "start"
 ROOM_COMMANDS: Final = frozenset(
-    {"join", "presence", "add_bot", "rules", "host", "left", "kicked", "replace"}
+    {"join", "presence", "add_bot", "rules", "host", "left", "kicked", "replace", "freed",
+     "react", "watching"}
 )
 
 

@@ -34,11 +34,15 @@ class RecordingStore(MemoryRoomStore):
 class FakeViewer:
     def __init__(self, token_hash: str | None = None) -> None:
         self.seat: int | None = None
+        self.watcher: int | None = None
         self.token_hash = token_hash
         self.frames: list[dict[str, Any]] = []
         self.closed: tuple[int, str] | None = None
 
     def deliver(self, seq: int, frame: str) -> None:
+        self.frames.append(json.loads(frame))
+
+    def notice(self, frame: str) -> None:
         self.frames.append(json.loads(frame))
 
     def begin(self, frames: list[str], seq: int) -> None:

@@ -1,0 +1,50 @@
+"""The audience: spectators chat among themselves (never with the players: no coaching from the
+stands), anyone at the table or watching may send a reaction, and everyone sees how many watch.
+Pure, apart from ``ReactionWindow``, the room's own count of recent reactions."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from app.engine import Event
+from app.jsonwire import compact_json
+
+from .controls import SpectatorChat
+from .state import Outcome
+
+REACTIONS_PER_SECOND = 10  # per room: a crowd's reactions past this are refused (rate_limited)
+WATCHING_EVERY = 1.0  # seconds: the spectator count is announced at most this often
+
+
+def spectator_chat(watcher: int | None, text: str) -> SpectatorChat:
+    """A spectator's line, as the other spectators' sockets get it (outside the room's seq:
+    it is not part of the game, and players never see it)."""
+    return SpectatorChat(compact_json({"type": "spectator_chat", "spectator": watcher,
+                                       "text": text}))
+
+
+def reaction(seat: int | None, emoji: str) -> Outcome:
+    """``emoji`` from ``seat`` (None: a spectator), floating over every table."""
+    return Outcome({"type": "react", "emoji": emoji, "room": True},
+                   [Event("reaction", {"seat": seat, "emoji": emoji})], seat=seat)
+
+
+def watching(spectators: int) -> Outcome:
+    return Outcome({"type": "watching", "spectators": spectators, "room": True},
+                   [Event("spectators", {"spectators": spectators})])
+
+
+class ReactionWindow:
+    """The reactions of the last second, to keep a room's rate under REACTIONS_PER_SECOND."""
+
+    def __init__(self) -> None:
+        self._times: deque[float] = deque()
+
+    def allow(self, now: float) -> bool:
+        times = self._times
+        while times and times[0] <= now - 1.0:
+            times.popleft()
+        if len(times) >= REACTIONS_PER_SECOND:
+            return False
+        times.append(now)
+        return True
