@@ -6,7 +6,7 @@ from . import events as ev
 from .errors import BAD_TARGET, NOT_CATCHABLE, NOTHING_TO_DO, TOO_EARLY, RuleError
 from .events import Event
 from .house import start_slap
-from .state import PLAY_DRAWN, GameState
+from .state import CHOOSE_COLOR, PLAY_DRAWN, STACK, GameState
 from .table import draw_cards
 
 
@@ -36,11 +36,15 @@ def call_uno(state: GameState, seat: int, out: list[Event]) -> None:
 
 
 def on_own_turn(state: GameState, seat: int) -> bool:
-    """Is it ``seat``'s turn to play (also with a drawn card to play)? U-CALL with two cards."""
+    """Is it ``seat``'s turn to play? U-CALL with two cards. Also with a drawn card to play, and
+    ("U-CALL, answering") when answering a pending stack or choosing a first Wild's color."""
     pending = state.pending
     if pending is not None:
-        return pending.seat == seat and pending.kind == PLAY_DRAWN
+        return pending.seat == seat and pending.kind in _OWN_TURN
     return state.turn == seat
+
+
+_OWN_TURN = (PLAY_DRAWN, STACK, CHOOSE_COLOR)
 
 
 def catch(state: GameState, seat: int, target: int, out: list[Event]) -> None:
