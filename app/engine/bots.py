@@ -61,14 +61,15 @@ def choose_command(game: Game, seat: int, rng: random.Random) -> Command | None:
     for fallback in (Keep(), Draw(), Pass()):
         if fallback in legal:
             return fallback
-    # Whatever else the table asks of this seat (rules this policy has no opinion on yet).
-    rest = [
+    # Whatever else the table asks of this seat (rules this policy has no opinion on yet);
+    # a play aimed at a partner only when nothing else may be sent.
+    rest = [c for c in legal if not isinstance(c, CallUno | Catch)]
+    aimed = [
         c
-        for c in legal
-        if not isinstance(c, CallUno | Catch)
-        and not (isinstance(c, Play) and c.target is not None and partners(state, seat, c.target))
+        for c in rest
+        if not (isinstance(c, Play) and c.target is not None and partners(state, seat, c.target))
     ]
-    return rng.choice(rest or [c for c in legal if not isinstance(c, CallUno | Catch)] or legal)
+    return rng.choice(aimed or rest) if rest else None
 
 
 def best_color(hand: list[Card], without: Card | None, rng: random.Random) -> int:

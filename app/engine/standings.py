@@ -47,7 +47,9 @@ def match_result(state: GameState) -> dict[str, Any] | None:
             return None
         places = _places(state.round_wins)
         losers = []
-    if rules.teams:
+    if rules.teams:  # partners hold equal totals: each takes the team's place
+        team_places = _places([places[0] * -1, places[1] * -1])
+        places = [team_places[s % 2] for s in range(n)]
         extra["teams"] = teams_of(n)
         extra["team_scores"] = [scores[0], scores[1]]
     return {
