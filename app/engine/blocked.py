@@ -29,16 +29,15 @@ def check_blocked(state: GameState, out: list[Event], passed: bool = False) -> N
         return
     if state.pending is not None or state.slap is not None:
         return
-    key = hash(
-        (
-            state.turn,
-            state.direction,
-            state.color,
-            len(state.draw_pile),
-            tuple(state.discard),
-            tuple(tuple(sorted(hand)) for hand in state.hands),
-        )
+    position = (
+        state.turn,
+        state.direction,
+        state.color,
+        tuple(state.discard),
+        tuple(tuple(sorted(hand)) for hand in state.hands),
     )
+    # After passes (H-HANDLIMIT) cards may still be drawn: the pile's size is part of it then.
+    key = hash((*position, len(state.draw_pile)) if state.draw_pile else position)
     seen = state.positions.get(key, 0) + 1
     state.positions[key] = seen
     if seen < REPEATS:

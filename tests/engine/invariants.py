@@ -210,7 +210,9 @@ def random_rules(rng: random.Random, players: int) -> RuleSet:
         rules["multi_play"] = True
     if rules.get("seven_swap"):
         rules["seven_zero"] = True
-    if rules.get("teams") and (players not in TEAM_SIZES or rules.get("elimination")):
+    if rules.get("teams") and rules.get("elimination"):  # not together: one of them
+        del rules[rng.choice(["teams", "elimination"])]
+    if rules.get("teams") and players not in TEAM_SIZES:
         del rules["teams"]
     if rules.get("shrinking_hands") or rules.get("play_to_last") or rules.get("elimination"):
         # Rounds of many "outs" are long by design: keep them to a size a test can afford.
