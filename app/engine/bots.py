@@ -87,9 +87,9 @@ def _best_play(state: GameState, seat: int, plays: list[Play], rng: random.Rando
     cards = sorted({p.card for p in plays})
     if W4 in cards and holds_color:  # W4-LEGAL: this bot does not bluff
         cards.remove(W4)
-    # H-TEAMS: a card whose every play aims at a partner is not played while others are.
-    aimed = [c for c in cards if _opponent_options(state, seat, plays, c)]
-    cards = aimed or cards
+    # H-TEAMS: a card whose every play aims at a partner is played only when nothing else may
+    # be sent (``choose_command``'s last resort).
+    cards = [c for c in cards if _opponent_options(state, seat, plays, c)]
     if not cards:
         return None
     nxt = next_seat(state, seat)

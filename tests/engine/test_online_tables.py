@@ -326,3 +326,11 @@ def test_hands_counted_and_legal_for_a_whole_crazy_match() -> None:
         assert command is not None
         game.apply(seat, command, step * 1000)
     assert game.phase == "match_over" and sum(counts(game)) >= 0 and hand(game, 0) is not None
+
+
+def test_h_teams_a_bot_draws_rather_than_swap_hands_with_its_partner() -> None:
+    hands = [["R7", "G1", "G2"], ["B1", "B2", "B3"], ["Y1"], ["G5", "G6"]]
+    game, _ = rigged(hands, "R5", teams=True, seven_zero=True, play_to_last=True)
+    game.state.out[1] = game.state.out[3] = True  # only the partner is left to swap with
+    game.state.simple_turns = False
+    assert choose_command(game, 0, random.Random(1)) == parse_command({"type": "draw"})
