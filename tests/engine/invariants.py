@@ -175,6 +175,16 @@ HOUSE_TOGGLES: dict[str, list[Any]] = {
 }
 
 
+GROWTH = (
+    "revenge",
+    "blank_plus10",
+    "no_wild_finish",
+    "no_draw_finish",
+    "shrinking_hands",
+    "play_to_last",
+)
+
+
 def random_rules(rng: random.Random, players: int) -> RuleSet:
     """Official modes at random, then house toggles: none, some, or all of them at once."""
     scoring = rng.choice(["winner_takes", "lowest_wins", "lazy"])
@@ -218,6 +228,13 @@ def random_rules(rng: random.Random, players: int) -> RuleSet:
         # Rounds of many "outs" are long by design: keep them to a size a test can afford.
         rules["hand_size"] = 5
         rules["target"] = {"winner_takes": 100, "lowest_wins": 50}.get(scoring, 1)
+    # Rounds where hands may grow without end (draw cards piling up, last cards that may not
+    # finish, refills) and matches of many rounds (H-ELIM) play on a clock, as online tables
+    # do (H-BLITZ; this table's time runs a second a move): random players may otherwise pass
+    # a huge hand round and round for ever.
+    growth = sum(bool(rules.get(key)) for key in GROWTH)
+    if growth >= 2 or (growth and rules.get("elimination")):
+        rules["blitz_seconds"] = rng.choice([240, 900])
     return rules_from_dict(rules)
 
 
