@@ -159,15 +159,18 @@ class Game:
             house.after_command(state, out)
         if (not state.draw_pile or state.positions) and state.turns_started != turns_before:
             check_blocked(state, out)  # only a new turn can repeat a position
-        rules = state.rules
-        if rules.reveal_below:
-            reveal.announce(state, out)
         state.version += 1
-        if rules.timed:
-            key = self._waited_key()
-            if key != self._waited:
-                self._waited = key
-                self._arm_timer()
+        if state.rules.watched:
+            rules = state.rules
+            if rules.reveal_below:
+                reveal.announce(state, out)
+            if rules.timed:
+                key = self._waited_key()
+                if key != self._waited:
+                    self._waited = key
+                    self._arm_timer()
+            elif state.phase != PLAYING:
+                state.deadline_ms = None
         elif state.phase != PLAYING:
             state.deadline_ms = None
         return out

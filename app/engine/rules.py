@@ -116,13 +116,15 @@ class RuleSet:
     # Derived once, read on every play: which house rules give number cards an effect, whether
     # any timer runs, whether the victim may answer a draw card ("Answering a draw"), whether a
     # play needs the checks of H-FINISH and H-UNOCALL, whether a draw may be refused (H-FORCED,
-    # H-HANDLIMIT), whether U-CATCH is on. Not rule keys.
+    # H-HANDLIMIT), whether U-CATCH is on, whether anything runs after each command (a timer,
+    # H-REVEAL). Not rule keys.
     plain_numbers: bool = field(init=False, repr=False, compare=False)
     timed: bool = field(init=False, repr=False, compare=False)
     answer_draws: bool = field(init=False, repr=False, compare=False)
     plain_play: bool = field(init=False, repr=False, compare=False)
     draw_limited: bool = field(init=False, repr=False, compare=False)
     catches: bool = field(init=False, repr=False, compare=False)
+    watched: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         plain = not (self.seven_zero or self.five_exchange or self.silent != "off")
@@ -137,6 +139,7 @@ class RuleSet:
         object.__setattr__(self, "plain_play", plain_play)
         object.__setattr__(self, "draw_limited", self.forced_play or self.hand_limit > 0)
         object.__setattr__(self, "catches", self.uno_call != "off")
+        object.__setattr__(self, "watched", timed or self.reveal_below > 0)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -89,7 +89,7 @@ def end_round(state: GameState, winners: list[int], out: list[Event], ended: str
     points = round_points(rules, values, winners)
     for seat in range(n):
         state.scores[seat] += points[seat]
-    for seat in _round_winners(rules, n, winners):
+    for seat in _round_winners(n, winners) if rules.teams else winners:
         state.round_wins[seat] += 1
     state.rounds_played += 1
     playing = [s for s in range(n) if s not in state.eliminated] if state.eliminated else range(n)
@@ -147,10 +147,8 @@ def end_round(state: GameState, winners: list[int], out: list[Event], ended: str
     out.append(Event(ev.MATCH_OVER, dict(match)))
 
 
-def _round_winners(rules: RuleSet, n: int, winners: list[int]) -> list[int]:
-    """The seats that won the round: H-TEAMS, every member of a winning team."""
-    if not rules.teams:
-        return winners
+def _round_winners(n: int, winners: list[int]) -> list[int]:
+    """H-TEAMS: the seats that won the round, every member of a winning team."""
     won = {team_of(w) for w in winners}
     return [s for s in range(n) if team_of(s) in won]
 
