@@ -41,11 +41,11 @@ def choose_command(game: Game, seat: int, rng: random.Random) -> Command | None:
         return None
     state = game.state
     hand = state.hands[seat]
+    if len(hand) == 1 and CallUno() in legal:  # first: H-UNOCALL strict calls after the play
+        return CallUno()
     catches = [c for c in legal if isinstance(c, Catch) and not partners(state, seat, c.target)]
     if catches:  # U-CATCH: a free penalty for someone else
         return rng.choice(catches)
-    if len(hand) == 1 and CallUno() in legal:
-        return CallUno()
     pending = state.pending
     if Challenge() in legal and pending is not None and pending.kind == CHALLENGE:
         return Challenge() if challenge_pays(state, seat) else Accept()

@@ -3,10 +3,13 @@ H-BOMB, H-FORCED, H-HANDLIMIT, H-UNOCALL, H-FINISH, H-SEVENNEXT. Each named afte
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from app.engine import RuleError, command_to_wire, parse_card, parse_command
-from app.engine.commands import Pass, Play, Timeout
+from app.engine.bots import choose_command
+from app.engine.commands import CallUno, Pass, Play, Timeout
 
 from .helpers import act, assert_conserved, counts, hand, rigged, seen_by
 
@@ -398,3 +401,13 @@ def test_h_sevennext_follows_the_direction_of_play() -> None:
         act(game, seat, "draw")
     act(game, 0, "play", card="R7")
     assert hand(game, 0) == ["G5", "G6", "B9"] and hand(game, 3) == ["G1"]
+
+
+def test_h_unocall_strict_a_bot_calls_right_after_the_play_never_with_it() -> None:
+    game, _ = rigged([["R1", "R2"], ["B1", "B2"], ["Y1", "R9"]], "R5", uno_call="strict")
+    rng = random.Random(1)
+    command = choose_command(game, 0, rng)
+    assert isinstance(command, Play) and not command.uno
+    game.apply(0, command)
+    act(game, 1, "draw")  # whatever seat 1 does, seat 0's own call comes before its catches
+    assert choose_command(game, 0, rng) == CallUno()
