@@ -33,10 +33,6 @@ def partners(state: GameState, seat: int, other: int) -> bool:
     return state.rules.teams and seat != other and (seat - other) % 2 == 0
 
 
-def is_eliminated(state: GameState, seat: int) -> bool:
-    return seat in state.eliminated
-
-
 def new_order(state: GameState) -> list[int]:
     """H-SHUFFLESEATS: this round's order of play; under H-TEAMS the teams still alternate."""
     n = state.players
