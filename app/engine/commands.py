@@ -12,17 +12,24 @@ from .errors import BadCommand
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Play a card on your turn (or jump in). ``color`` for wilds, ``target`` for a chosen seat."""
+    """Play a card on your turn (or jump in). ``color`` for wilds, ``target`` for a chosen seat;
+    ``more``: H-MULTI, the cards played after ``card`` in the same turn, in order."""
 
     card: Card
     color: Color | None = None
     target: int | None = None
     uno: bool = False
+    more: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Draw a card (or take a pending penalty)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """H-HANDLIMIT: at the hand limit with nothing playable, end the turn without drawing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +99,7 @@ class Timeout:
 Command = (
     Play
     | Draw
+    | Pass
     | Keep
     | CallUno
     | Catch
@@ -106,12 +114,21 @@ Command = (
 )
 
 MAX_CHAT = 300
+MAX_MORE = 9  # H-MULTI: no number has more copies in any deck
 
 
 def _seat(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10:
         raise BadCommand(f"'target' must be a seat number 0-9, not {value!r}")
     return value
+
+
+def _more(value: Any) -> tuple[Card, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > MAX_MORE:
+        raise BadCommand(f"'more' must be a list of at most {MAX_MORE} card strings")
+    return tuple(parse_card(c) for c in value)
 
 
 def parse_command(message: Mapping[str, Any]) -> Command:
@@ -128,6 +145,7 @@ def parse_command(message: Mapping[str, Any]) -> Command:
             None if color is None else parse_color(color),
             None if target is None else _seat(target),
             uno,
+            _more(message.get("more")),
         )
     if kind == "catch":
         return Catch(_seat(message.get("target")))
@@ -150,6 +168,7 @@ def parse_command(message: Mapping[str, Any]) -> Command:
 
 _SIMPLE: dict[str, Command] = {
     "draw": Draw(),
+    "pass": Pass(),
     "keep": Keep(),
     "uno": CallUno(),
     "challenge": Challenge(),
@@ -170,6 +189,8 @@ def command_to_wire(command: Command) -> dict[str, Any]:
             out["target"] = command.target
         if command.uno:
             out["uno"] = True
+        if command.more:
+            out["more"] = [card_text(c) for c in command.more]
         return out
     if isinstance(command, Catch):
         return {"type": "catch", "target": command.target}

@@ -1,17 +1,19 @@
 """Pending decisions: the Wild Draw Four challenge (C-*, also of a stack), a first Wild's color,
-and O-TIMER timeouts for every kind of wait."""
+and O-TIMER timeouts for every kind of wait (and for the round's clock, H-BLITZ)."""
 
 from __future__ import annotations
 
 from . import events as ev
 from .cards import CARD_COLOR, CARD_TEXT, COLOR_LETTERS, COLORS, Color
+from .clock import clock_over, clock_ran_out
 from .commands import Play
+from .drawing import at_hand_limit, draw, keep, skip_turn, take_stack
 from .errors import NOT_YOUR_TURN, NOTHING_TO_DO, TOO_EARLY, RuleError
 from .events import Event
 from .house import exchange_timeout, slap_timeout
 from .state import CHALLENGE, CHOOSE_COLOR, EXCHANGE, PLAY_DRAWN, STACK, GameState, Pending
 from .table import draw_cards, next_seat
-from .turns import announce_turn, begin_turn_action, draw, keep, play, take_stack
+from .turns import announce_turn, begin_turn_action, play
 
 
 def _expect(state: GameState, seat: int, kinds: tuple[str, ...], what: str) -> Pending:
@@ -73,7 +75,12 @@ def choose_color(state: GameState, seat: int, color: Color, out: list[Event]) ->
 
 def timeout(state: GameState, out: list[Event]) -> None:
     """O-TIMER: the deadline passed; act for the waited-on seats with the safe default."""
+    if clock_ran_out(state):
+        clock_over(state, out)
+        return
     if state.deadline_ms is None:
+        if state.clock_ends_ms is not None:
+            raise RuleError(TOO_EARLY, "the round's clock has not run out yet")
         raise RuleError(NOTHING_TO_DO, "no timer is running")
     if state.now_ms < state.deadline_ms:
         raise RuleError(TOO_EARLY, "the timer has not run out yet")
@@ -86,6 +93,9 @@ def timeout(state: GameState, out: list[Event]) -> None:
     waited = pending.kind if pending else "turn"
     out.append(Event(ev.TIMED_OUT, {"seat": seat, "waited": waited}))
     if pending is None:
+        if at_hand_limit(state, seat):  # H-HANDLIMIT: no more cards; the turn passes
+            skip_turn(state, seat, out)
+            return
         draw(state, seat, out, reason="timeout")
         pending = state.pending
         if pending is None or pending.kind != PLAY_DRAWN:

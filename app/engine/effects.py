@@ -26,6 +26,7 @@ from .cards import (
 )
 from .commands import Play
 from .events import Event
+from .rules import RuleSet
 from .scoring import end_round
 from .state import CHALLENGE, EXCHANGE, STACK, GameState, Pending
 from .table import active_seats, draw_cards, next_seat, shuffle
@@ -60,6 +61,10 @@ def apply_effect(
         out.append(Event(ev.REVERSED, {"direction": state.direction}))
         _pass_stack(state, seat, stack.amount, -1, -1, went_out, out)
         return
+    if stack is not None and rank == SKIP and rules.skip_deflects:
+        # H-SKIPDEFLECT: the whole amount, unchanged, to the next player after the deflector.
+        _pass_stack(state, seat, stack.amount, -1, -1, went_out, out)
+        return
     if rank == SKIP:
         skipped = next_seat(state, seat)
         out.append(Event(ev.SKIPPED, {"seat": skipped}))
@@ -68,25 +73,20 @@ def apply_effect(
         state.direction = -state.direction
         out.append(Event(ev.REVERSED, {"direction": state.direction}))
         # E-REVERSE / E-TWO: with two players it acts as a Skip.
-        active = len(active_seats(state)) if state.places else state.players
+        active = state.players if state.simple_turns else len(active_seats(state))
         state.turn = seat if active == 2 else next_seat(state, seat)
     elif rank == DRAW2:
-        if rules.stacking != "off" or rules.reverse_deflects:
-            adds = stack is not None and rules.stacking in ("progressive", "mixed")
-            _pass_stack(
-                state, seat, (stack.amount if adds and stack else 0) + 2, -1, -1, went_out, out
-            )
+        if rules.answer_draws:
+            _pass_stack(state, seat, stacked(rules, stack, 2), -1, -1, went_out, out)
         else:
             victim = next_seat(state, seat)
             draw_cards(state, victim, 2, "draw2", out)
             state.turn = next_seat(state, victim)
     elif rank == WILD4:
         challengeable = rules.challenge != "off" and not went_out
-        if rules.stacking != "off" or rules.reverse_deflects:
-            adds = stack is not None and rules.stacking in ("progressive", "mixed")
-            amount = (stack.amount if adds and stack else 0) + 4
+        if rules.answer_draws:
             offender = seat if challengeable else -1
-            _pass_stack(state, seat, amount, offender, prev_color, went_out, out)
+            _pass_stack(state, seat, stacked(rules, stack, 4), offender, prev_color, went_out, out)
         elif challengeable:
             victim = next_seat(state, seat)
             state.turn = victim
@@ -110,13 +110,24 @@ def apply_effect(
         state.turn = next_seat(state, seat)
         if went_out:
             return
-        if rank == 7 and rules.seven_zero and command.target is not None:
-            _swap(state, seat, command.target, out)
+        if rank == 7 and rules.seven_zero:
+            # H-SEVENNEXT: "next" swaps with the next player, "choose" with the target.
+            target = state.turn if rules.seven_swap == "next" else command.target
+            if target is not None:
+                _swap(state, seat, target, out)
         elif rank == 0 and rules.seven_zero:
             _pass_hands(state, seat, out)
         elif rank == 5 and rules.five_exchange and command.target is not None:
             state.pending = Pending(EXCHANGE, seat, target=command.target)
             out.append(Event(ev.EXCHANGE_STARTED, {"seat": seat, "target": command.target}))
+
+
+def stacked(rules: RuleSet, stack: Pending | None, value: int) -> int:
+    """The draw now pending: H-STACK adds up (H-REVENGE: an answer adds twice its value);
+    H-DEFLECT, H-REVDEFLECT and H-SKIPDEFLECT alone do not."""
+    if stack is None or rules.stacking not in ("progressive", "mixed"):
+        return value
+    return stack.amount + (2 * value if rules.revenge else value)
 
 
 def _pass_stack(
@@ -240,12 +251,13 @@ def went_out(state: GameState, seat: int, out: list[Event]) -> bool:
             return False
     if rules.play_to_last and len(active_seats(state)) > 2:
         state.out[seat] = True
+        state.simple_turns = False
         state.places.append(seat)
         out.append(Event(ev.WENT_OUT, {"seat": seat, "place": len(state.places)}))
         _leave_round(state, seat)
         return False
     state.places.append(seat)
-    end_round(state, state.places[0], out)
+    end_round(state, [state.places[0]], out)
     return True
 
 

@@ -3,7 +3,9 @@ an ``error`` frame. A refused command never changes the game.
 
     EngineError            code: str, message: str
     ├── BadCommand         bad_message: the command itself is malformed (unknown card or color)
-    ├── InvalidRules       bad_rules: an unknown rule key or a bad value, named in the message
+    ├── InvalidRules       bad_rules: an unknown rule key or a bad value, named in the message;
+    │                      not_allowed_by_rules: toggles that do not go together, a rule set
+    │                      without the rule it needs, or a table size a rule does not fit
     └── RuleError          a well-formed command the rules refuse now (not_your_turn, ...)
 """
 
@@ -51,3 +53,4 @@ NEED_COLOR: Final = "color_required"
 WRONG_PHASE: Final = "wrong_phase"
 NOT_CATCHABLE: Final = "not_catchable"
 NOTHING_TO_DO: Final = "nothing_to_do"
+MUST_PLAY: Final = "must_play"  # H-FORCED (and H-HANDLIMIT): a playable card is held

@@ -95,3 +95,9 @@ SLAP_OVER: Final = "slap_over"  # the losers draw 2
 REFILLED: Final = "refilled"  # H-SEVEN-ROUNDS
 WENT_OUT: Final = "went_out"  # H-LAST: the round goes on without this seat
 BLOCKED: Final = "blocked"  # no progress is possible: the round ends, the lowest hand wins
+# Section 8b.
+PASSED: Final = "passed"  # H-HANDLIMIT: a player at the hand limit with nothing to play passed
+BOMB: Final = "bomb"  # H-BOMB: three or more cards at once; every other player draws 1
+REVEALED: Final = "revealed"  # H-REVEAL: a hand shown to everyone (hand: null when no longer)
+CLOCK_OVER: Final = "clock_over"  # H-BLITZ: the round's clock ran out; winners: fewest cards
+ELIMINATED: Final = "eliminated"  # H-ELIM: a seat left the match at the round's end

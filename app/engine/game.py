@@ -2,7 +2,8 @@
 
 game, events = Game.start(players=4, rules=preset("official"), seed=7)
 events = game.apply(seat, Play(card, color), now_ms)     # or raises EngineError
-game.view(seat)          # None: a spectator
+game.view(seat, now_ms)  # None: a spectator
+game.legal_wire(seat)    # O-LEGAL: what the seat may send now, as wire messages
 game.legal_commands(seat); game.waiting_on(); game.deadline_ms
 """
 
@@ -10,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from . import decisions, house, turns, uno
+from . import decisions, house, multiplay, reveal, turns, uno
 from .blocked import check_blocked
 from .cards import Card
+from .clock import next_deadline
 from .commands import (
     Accept,
     CallUno,
@@ -25,10 +27,12 @@ from .commands import (
     Give,
     Keep,
     NextRound,
+    Pass,
     Play,
     Slap,
     Timeout,
 )
+from .drawing import draw, keep, pass_turn
 from .errors import (
     DECISION_PENDING,
     NOT_ALLOWED_BY_RULES,
@@ -37,10 +41,11 @@ from .errors import (
     RuleError,
 )
 from .events import Event
+from .legal import legal_commands, legal_wire, playable_cards
 from .rules import RuleSet
 from .setup import RiggedDeal, new_match, start_round
 from .state import EXCHANGE, MATCH_OVER, PLAYING, ROUND_OVER, GameState, restore, snapshot
-from .view import legal_commands, playable_cards, view, waiting_on
+from .view import view, waiting_on
 
 
 class Game:
@@ -59,10 +64,13 @@ class Game:
         deal: RiggedDeal | None = None,
         now_ms: int = 0,
     ) -> tuple[Game, list[Event]]:
-        state, events = new_match(players, rules, seed, deal)
-        state.now_ms = now_ms
+        """A new match; InvalidRules (``not_allowed_by_rules``) when the rules do not fit the
+        number of players (H-TEAMS)."""
+        state, events = new_match(players, rules, seed, deal, now_ms)
         game = cls(state)
         game._arm_timer()
+        if rules.reveal_below:
+            reveal.announce(state, events)
         return game, events
 
     @classmethod
@@ -80,14 +88,29 @@ class Game:
 
     @property
     def deadline_ms(self) -> int | None:
-        """When the room should send ``Timeout`` (O-TIMER); None: no timer runs."""
-        return self.state.deadline_ms
+        """When the room should send ``Timeout``; None: no timer runs. The earlier of the turn's
+        deadline (O-TIMER, the view's ``deadline_ms``) and the round's end (H-BLITZ, the view's
+        ``clock_ends_ms``)."""
+        state = self.state
+        if state.clock_ends_ms is None:
+            return state.deadline_ms
+        return next_deadline(state)
 
     def waiting_on(self) -> list[int]:
         return waiting_on(self.state)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return view(self.state, seat)
+    def view(self, seat: int | None, now_ms: int | None = None) -> dict[str, Any]:
+        """The table as ``seat`` sees it (None: a spectator). ``now_ms``, the room's clock now,
+        only fills ``clock`` (H-BLITZ: milliseconds left on the round's clock); without it
+        ``clock`` is None and ``clock_ends_ms`` (on the same clock as ``deadline_ms``) says
+        when the round ends."""
+        return view(self.state, seat, now_ms)
+
+    def legal_wire(self, seat: int) -> list[dict[str, Any]]:
+        """O-LEGAL: what ``seat`` may send now, as PROTOCOL.md messages without ``id``: a play
+        names its card only (the client adds ``color``, ``target``, ``uno``); H-MULTI lists a
+        play with every card that may follow it as ``more``; H-NOHINTS lists no plays."""
+        return legal_wire(self.state, seat)
 
     def playable(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now on its turn (T-MATCH), one per kind."""
@@ -110,9 +133,12 @@ class Game:
         out: list[Event] = []
         turns_before = state.turns_started
         if state.slap is None and state.phase == PLAYING and type(command) is Play:
-            turns.play(state, seat, command, out)  # the hot path first
+            if command.more:
+                multiplay.play_several(state, seat, command, out)
+            else:
+                turns.play(state, seat, command, out)  # the hot path first
         elif state.slap is None and state.phase == PLAYING and type(command) is Draw:
-            turns.draw(state, seat, out)
+            draw(state, seat, out)
         elif isinstance(command, Chat):
             house.chat(state, seat, command.text, out)
             if len(out) == 1:
@@ -134,11 +160,17 @@ class Game:
         if (not state.draw_pile or state.positions) and state.turns_started != turns_before:
             check_blocked(state, out)  # only a new turn can repeat a position
         state.version += 1
-        if state.rules.timed:
-            key = self._waited_key()
-            if key != self._waited:
-                self._waited = key
-                self._arm_timer()
+        if state.rules.watched:
+            rules = state.rules
+            if rules.reveal_below:
+                reveal.announce(state, out)
+            if rules.timed:
+                key = self._waited_key()
+                if key != self._waited:
+                    self._waited = key
+                    self._arm_timer()
+            elif state.phase != PLAYING:
+                state.deadline_ms = None
         elif state.phase != PLAYING:
             state.deadline_ms = None
         return out
@@ -173,7 +205,7 @@ _DURING_SLAP = (Slap, Catch, CallUno, Timeout)
 def _dispatch(state: GameState, seat: int, command: Command, out: list[Event]) -> None:
     """The less frequent commands (Play and Draw take the fast path in ``Game.apply``)."""
     if isinstance(command, Keep):
-        turns.keep(state, seat, out)
+        keep(state, seat, out)
     elif isinstance(command, CallUno):
         uno.call_uno(state, seat, out)
     elif isinstance(command, Catch):
@@ -194,3 +226,5 @@ def _dispatch(state: GameState, seat: int, command: Command, out: list[Event]) -
         if not state.rules.uno_slap:
             raise RuleError(NOT_ALLOWED_BY_RULES, "U-CENTER slaps are not part of these rules")
         house.slap(state, seat, out)
+    elif isinstance(command, Pass):
+        pass_turn(state, seat, out)

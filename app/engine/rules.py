@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
-from .errors import InvalidRules
+from .errors import NOT_ALLOWED_BY_RULES, InvalidRules
 
 CUSTOM_EFFECTS: Final = (
     "others_draw_1",  # every other player draws 1
@@ -25,6 +25,8 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "scoring": ("winner_takes", "lowest_wins", "lazy"),
     "stacking": ("off", "progressive", "mixed", "deflect"),
     "silent": ("off", "twos", "wilds"),
+    "uno_call": ("official", "strict", "off"),
+    "seven_swap": ("choose", "next"),
 }
 _RANGES: Final[dict[str, tuple[int, int]]] = {
     "hand_size": (5, 10),
@@ -37,6 +39,9 @@ _RANGES: Final[dict[str, tuple[int, int]]] = {
     "abandon_seconds": (0, 3600),
     "slap_seconds": (1, 30),
     "target": (1, 100000),
+    "hand_limit": (0, 100),
+    "reveal_below": (0, 20),
+    "blitz_seconds": (0, 7200),
 }
 DEFAULT_TARGET: Final = {"winner_takes": 500, "lowest_wins": 200, "lazy": 5}
 
@@ -90,16 +95,51 @@ class RuleSet:
     abandon_seconds: int = 60
     slap_seconds: int = 3
     custom_cards: tuple[CustomCard, CustomCard, CustomCard] = field(default_factory=_default_custom)
-    # Derived once, read on every play: which house rules give number cards an effect, and
-    # whether any timer runs. Not rule keys.
+    # Section 8b: rules from online tables.
+    skip_deflects: bool = False
+    revenge: bool = False
+    multi_play: bool = False
+    bomb: bool = False
+    forced_play: bool = False
+    hand_limit: int = 0
+    uno_call: str = "official"
+    no_wild_finish: bool = False
+    no_draw_finish: bool = False
+    double_score: bool = False
+    elimination: bool = False
+    teams: bool = False
+    reveal_below: int = 0
+    no_hints: bool = False
+    blitz_seconds: int = 0
+    shuffle_seats: bool = False
+    seven_swap: str = "choose"
+    # Derived once, read on every play: which house rules give number cards an effect, whether
+    # any timer runs, whether the victim may answer a draw card ("Answering a draw"), whether a
+    # play needs the checks of H-FINISH and H-UNOCALL, whether a draw may be refused (H-FORCED,
+    # H-HANDLIMIT), whether U-CATCH is on, whether anything runs after each command (a timer,
+    # H-REVEAL). Not rule keys.
     plain_numbers: bool = field(init=False, repr=False, compare=False)
     timed: bool = field(init=False, repr=False, compare=False)
+    answer_draws: bool = field(init=False, repr=False, compare=False)
+    plain_play: bool = field(init=False, repr=False, compare=False)
+    draw_limited: bool = field(init=False, repr=False, compare=False)
+    catches: bool = field(init=False, repr=False, compare=False)
+    watched: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         plain = not (self.seven_zero or self.five_exchange or self.silent != "off")
         object.__setattr__(self, "plain_numbers", plain)
         timed = bool(self.turn_seconds or self.uno_slap or self.five_exchange)
         object.__setattr__(self, "timed", timed)
+        answer = (
+            self.stacking != "off" or self.reverse_deflects or self.skip_deflects or self.revenge
+        )
+        object.__setattr__(self, "answer_draws", answer)
+        plain_play = not (self.no_wild_finish or self.no_draw_finish or self.uno_call != "official")
+        object.__setattr__(self, "plain_play", plain_play)
+        object.__setattr__(self, "draw_limited", self.forced_play or self.hand_limit > 0)
+        object.__setattr__(self, "catches", self.uno_call != "off")
+        object.__setattr__(self, "watched", timed or self.reveal_below > 0)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -176,10 +216,38 @@ def rules_from_dict(data: Mapping[str, Any]) -> RuleSet:
         values[key] = _check_value(key, value, getattr(defaults, key))
     if "target" not in values:
         values["target"] = DEFAULT_TARGET[values.get("scoring", defaults.scoring)]
+    if values.get("uno_call") == "off":
+        values["uno_slap"] = False  # H-UNOCALL "off": no calls, so no U-CENTER either
     rules = dataclasses.replace(defaults, **values)
-    if rules.blank_plus10 and rules.deck != "classic_blank":
-        raise InvalidRules("rule 'blank_plus10' needs deck 'classic_blank'")
+    _check_combinations(rules)
     return rules
+
+
+def _check_combinations(rules: RuleSet) -> None:
+    """Section 8b: a rule "(with H-X)" needs H-X; a combination the rule book refuses is refused
+    when the rules are set, never discovered mid-round."""
+    needs = (
+        (
+            rules.blank_plus10 and rules.deck != "classic_blank",
+            "'blank_plus10' needs deck 'classic_blank' (H-PLUS10 with D-BLANK)",
+        ),
+        (
+            rules.revenge and rules.stacking not in ("progressive", "mixed"),
+            "'revenge' needs stacking 'progressive' or 'mixed' (H-REVENGE with H-STACK)",
+        ),
+        (rules.bomb and not rules.multi_play, "'bomb' needs 'multi_play' (H-BOMB with H-MULTI)"),
+        (
+            rules.seven_swap != "choose" and not rules.seven_zero,
+            "'seven_swap' needs 'seven_zero' (H-SEVENNEXT with H-SEVENO)",
+        ),
+        (
+            rules.elimination and rules.teams,
+            "'elimination' and 'teams' do not go together (H-ELIM is not played with H-TEAMS)",
+        ),
+    )
+    for refused, why in needs:
+        if refused:
+            raise InvalidRules(f"rule {why}", NOT_ALLOWED_BY_RULES)
 
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {
@@ -201,7 +269,20 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
         "silent": "twos",
         "five_exchange": True,
     },
+    "crazy": {
+        "jump_in": True,
+        "seven_zero": True,
+        "stacking": "mixed",
+        "revenge": True,
+        "skip_deflects": True,
+        "reverse_deflects": True,
+        "multi_play": True,
+        "bomb": True,
+    },
+    "teams": {"teams": True},
+    "fast": {"turn_seconds": 10, "blitz_seconds": 300},
 }
+TEAM_SIZES: Final = (4, 6, 8, 10)  # H-TEAMS: players at a table of two teams
 
 
 def preset(name: str, changes: Mapping[str, Any] | None = None) -> RuleSet:

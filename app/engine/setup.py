@@ -27,7 +27,8 @@ from .cards import (
 from .errors import InvalidRules
 from .events import Event
 from .rules import RuleSet
-from .state import CHOOSE_COLOR, GameState, Pending
+from .seating import check_players, new_order
+from .state import CHOOSE_COLOR, GameState, Pending, seat_order_changed
 from .table import draw_cards, next_seat, shuffle
 from .turns import announce_turn
 
@@ -71,12 +72,13 @@ def _list(value: object, name: str) -> Sequence[object]:
 
 
 def new_match(
-    players: int, rules: RuleSet, seed: int, deal: RiggedDeal | None = None
+    players: int, rules: RuleSet, seed: int, deal: RiggedDeal | None = None, now_ms: int = 0
 ) -> tuple[GameState, list[Event]]:
-    if not 2 <= players <= 10:
-        raise InvalidRules("S-PLAYERS: a table seats 2 to 10 players")
+    check_players(players, rules)
     rng = random.Random(seed)
-    state = GameState(rules=rules, players=players, rng=rng)
+    state = GameState(rules=rules, players=players, rng=rng, now_ms=now_ms)
+    state.order = list(range(players))
+    state.position = list(range(players))
     state.scores = [0] * players
     state.round_wins = [0] * players
     state.dealer = deal.dealer if deal else rng.randrange(players)
@@ -104,15 +106,27 @@ def start_round(state: GameState, out: list[Event], deal: RiggedDeal | None = No
     state.refills = [0] * n
     state.positions = {}
     state.silence_by = state.silence_color = state.silence_since = -1
+    if rules.shuffle_seats or state.eliminated:
+        state.out = [s in state.eliminated for s in range(n)]  # H-ELIM: they left the match
+        if rules.shuffle_seats:
+            state.order = new_order(state)
+        seat_order_changed(state)
+        while state.out[state.dealer]:  # the deal passes on past seats that left the match
+            state.dealer = (state.dealer + 1) % n
+    else:
+        state.simple_turns = True  # H-LAST may have taken seats out last round
     if deal is None:
         pile = build_deck(rules.deck)
         shuffle(state.rng, pile)
         # One card at a time from the top of the pile (its end), from the dealer's left.
         first = next_seat(state, state.dealer)
-        dealt = rules.hand_size * n
-        cards = pile[-dealt:][::-1]
-        del pile[-dealt:]
-        hands = [cards[(s - first) % n :: n] for s in range(n)]
+        if state.simple_turns:
+            dealt = rules.hand_size * n
+            cards = pile[-dealt:][::-1]
+            del pile[-dealt:]
+            hands = [cards[(s - first) % n :: n] for s in range(n)]
+        else:
+            hands = _deal_in_order(state, pile, first)
         turned = pile.pop()
     else:
         hands = [list(h) for h in deal.hands]
@@ -125,18 +139,40 @@ def start_round(state: GameState, out: list[Event], deal: RiggedDeal | None = No
     state.hands = hands
     state.draw_pile = pile
     state.discard = []
+    public: dict[str, object] = {
+        "round": state.round_no,
+        "dealer": state.dealer,
+        "hand_counts": [len(h) for h in hands],
+    }
+    if rules.shuffle_seats:
+        public["order"] = list(state.order)
+    if rules.blitz_seconds:  # H-BLITZ: the round's clock starts with the deal
+        state.clock_ends_ms = state.now_ms + rules.blitz_seconds * 1000
+        public["clock_ends_ms"] = state.clock_ends_ms
+    if state.eliminated:
+        public["eliminated"] = list(state.eliminated)
     out.append(
         Event(
             ev.ROUND_STARTED,
-            {
-                "round": state.round_no,
-                "dealer": state.dealer,
-                "hand_counts": [len(h) for h in hands],
-            },
+            public,
             {seat: {"hand": [CARD_TEXT[c] for c in sorted(h)]} for seat, h in enumerate(hands)},
         )
     )
     _turn_first_card(state, turned, out)
+
+
+def _deal_in_order(state: GameState, pile: list[Card], first: int) -> list[list[Card]]:
+    """S-DEAL in this round's order of play, to the seats still in the match."""
+    seats = [first]
+    seat = next_seat(state, first)
+    while seat != first:
+        seats.append(seat)
+        seat = next_seat(state, seat)
+    hands: list[list[Card]] = [[] for _ in range(state.players)]
+    for _ in range(state.rules.hand_size):
+        for s in seats:
+            hands[s].append(pile.pop())
+    return hands
 
 
 def _turn_first_card(state: GameState, card: Card, out: list[Event]) -> None:

@@ -127,15 +127,29 @@ class GameState:
     version: int = 0  # commands applied so far
     positions: dict[int, int] = field(default_factory=dict)  # blocked table: position -> seen
     turns_started: int = 0  # waits announced so far: each new one re-arms the turn timer
+    # Section 8b. Defaults fit snapshots taken before these rules existed.
+    order: list[int] = field(default_factory=list)  # H-SHUFFLESEATS: seats in play order
+    eliminated: list[int] = field(default_factory=list)  # H-ELIM: seats out of the match, in order
+    clock_ends_ms: int | None = None  # H-BLITZ: when the round's clock runs out
+    passed_turn: int = -1  # H-HANDLIMIT: ``turns_started`` right after the last pass
+    shown: list[list[str] | None] = field(default_factory=list)  # H-REVEAL: hands last shown
+    # Derived, not in snapshots: each seat's index in ``order``; and whether the next seat is
+    # simply ``(seat + direction) % players`` (seats in natural order, none out or eliminated),
+    # which the hot paths test first.
+    position: list[int] = field(default_factory=list)
+    simple_turns: bool = True
 
 
 _SIMPLE = ("rules", "rng", "pending", "slap", "catchable", "catch_open_ms", "positions")
+_DERIVED = ("position", "simple_turns")
 
 
 def snapshot(state: GameState) -> dict[str, Any]:
     """A JSON-safe dict from which ``restore`` rebuilds this exact state."""
     out: dict[str, Any] = {
-        f.name: getattr(state, f.name) for f in fields(state) if f.name not in _SIMPLE
+        f.name: getattr(state, f.name)
+        for f in fields(state)
+        if f.name not in _SIMPLE and f.name not in _DERIVED
     }
     out["hands"] = [list(h) for h in state.hands]
     out["draw_pile"] = list(state.draw_pile)
@@ -143,8 +157,9 @@ def snapshot(state: GameState) -> dict[str, Any]:
     out["uno_called"] = list(state.uno_called)
     out["scores"] = list(state.scores)
     out["round_wins"] = list(state.round_wins)
-    for name in ("out", "places", "refills"):
+    for name in ("out", "places", "refills", "order", "eliminated"):
         out[name] = list(getattr(state, name))
+    out["shown"] = [None if h is None else list(h) for h in state.shown]
     out["rules"] = state.rules.to_dict()
     version, internal, gauss = state.rng.getstate()
     out["rng"] = [version, list(internal), gauss]
@@ -175,4 +190,18 @@ def restore(data: dict[str, Any]) -> GameState:
     state.catchable = {int(k): int(v) for k, v in data["catchable"]}
     state.positions = {int(k): int(v) for k, v in data.get("positions", [])}
     state.catch_open_ms = {int(k): int(v) for k, v in data["catch_open_ms"]}
+    if not state.order:  # a snapshot from before H-SHUFFLESEATS
+        state.order = list(range(state.players))
+    seat_order_changed(state)
     return state
+
+
+def seat_order_changed(state: GameState) -> None:
+    """Recompute what ``order``, ``out`` and ``eliminated`` imply (H-SHUFFLESEATS, H-LAST,
+    H-ELIM): each seat's position in the order, and whether turns are simple."""
+    position = [0] * state.players
+    for index, seat in enumerate(state.order):
+        position[seat] = index
+    state.position = position
+    natural = state.order == list(range(state.players))
+    state.simple_turns = natural and not any(state.out)

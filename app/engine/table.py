@@ -38,19 +38,33 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
 
 
 def next_seat(state: GameState, seat: int, steps: int = 1) -> int:
-    """The seat ``steps`` places on in the direction of play, passing seats that went out."""
-    if not state.places:
+    """The seat ``steps`` places on in the direction of play (H-SHUFFLESEATS: in this round's
+    order), passing seats that went out (H-LAST) or were eliminated (H-ELIM)."""
+    if state.simple_turns:
         return (seat + state.direction * steps) % state.players
+    return _seat_after(state, seat, state.direction, steps)
+
+
+def previous_seat(state: GameState, seat: int) -> int:
+    """The seat whose turn came just before ``seat``'s in the direction of play."""
+    return _seat_after(state, seat, -state.direction, 1)
+
+
+def _seat_after(state: GameState, seat: int, direction: int, steps: int) -> int:
     out = state.out
+    order = state.order
+    n = state.players
+    index = state.position[seat]
     for _ in range(steps):
-        seat = (seat + state.direction) % state.players
-        while out[seat]:
-            seat = (seat + state.direction) % state.players
-    return seat
+        index = (index + direction) % n
+        while out[order[index]]:
+            index = (index + direction) % n
+    return order[index]
 
 
 def active_seats(state: GameState) -> list[int]:
-    """Seats still playing this round (H-LAST takes out those who went out)."""
+    """Seats still playing this round (H-LAST takes out those who went out, H-ELIM those who
+    left the match)."""
     return [s for s in range(state.players) if not state.out[s]]
 
 

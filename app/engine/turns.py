@@ -1,12 +1,26 @@
-"""A turn: T-MATCH, T-DRAW, T-ONE, H-JUMPIN, H-MISPLAY; answering a pending stack (H-STACK,
-H-DEFLECT, H-REVDEFLECT). Card effects live in ``effects``."""
+"""A turn's play: T-MATCH, T-ONE, H-JUMPIN, H-MISPLAY, H-FINISH, H-UNOCALL's calls with a play;
+answering a pending stack (H-STACK, H-DEFLECT, H-REVDEFLECT, H-SKIPDEFLECT). Card effects live
+in ``effects``, draws in ``drawing``, several cards at once (H-MULTI) in ``multiplay``."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from . import events as ev
-from .cards import CARD_COLOR, CARD_RANK, CARD_TEXT, COLOR_LETTERS, DRAW2, REVERSE, WILD, Card, W
+from .cards import (
+    CARD_COLOR,
+    CARD_RANK,
+    CARD_TEXT,
+    COLOR_LETTERS,
+    DRAW2,
+    IS_WILD,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD4,
+    Card,
+    W,
+)
 from .commands import Play
 from .effects import apply_effect, custom_effect_of, went_out
 from .errors import (
@@ -14,16 +28,17 @@ from .errors import (
     DECISION_PENDING,
     ILLEGAL_PLAY,
     NEED_COLOR,
+    NOT_ALLOWED_BY_RULES,
     NOT_IN_HAND,
     NOT_YOUR_TURN,
-    NOTHING_TO_DO,
     TOO_LATE,
     RuleError,
 )
 from .events import PLAYED, TURN, Event
 from .house import exchange_waiting, start_slap
+from .rules import RuleSet
 from .state import CHALLENGE, EXCHANGE, PLAY_DRAWN, STACK, GameState, Pending
-from .table import MATCHES, draw_cards, give_cards, next_seat, take_from_pile
+from .table import MATCHES, draw_cards, next_seat
 
 # H-COLORWHEEL: red > blue > green > yellow > red, clockwise.
 COLOR_WHEEL: Final[tuple[int, ...]] = (0, 3, 2, 1)
@@ -74,11 +89,22 @@ def _missed_jump_in(state: GameState, seat: int, card: Card) -> bool:
     )
 
 
+def finish_barred(rules: RuleSet, hand: list[Card], card: Card) -> bool:
+    """H-FINISH: may ``card`` not be played as the hand's last card?"""
+    if len(hand) != 1:
+        return False
+    if rules.no_wild_finish and IS_WILD[card]:
+        return True
+    return rules.no_draw_finish and CARD_RANK[card] in (DRAW2, WILD4)
+
+
 def stack_answer(state: GameState, pending: Pending, card: Card) -> bool:
-    """May ``card`` answer the pending draw (H-STACK, H-DEFLECT, H-REVDEFLECT)?"""
+    """May ``card`` answer the pending draw (H-STACK, H-DEFLECT, H-REVDEFLECT, H-SKIPDEFLECT)?"""
     rank = CARD_RANK[card]
     rules = state.rules
     if rank == REVERSE and rules.reverse_deflects:
+        return CARD_COLOR[card] == state.color
+    if rank == SKIP and rules.skip_deflects:
         return CARD_COLOR[card] == state.color
     top_rank = CARD_RANK[state.discard[-1]]
     mode = rules.stacking
@@ -102,16 +128,18 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
         if rules.jump_in and can_jump_in(state, seat, card):
             jump = True
         elif pending is None or pending.seat != seat or pending.kind not in (PLAY_DRAWN, STACK):
-            _refuse_turn(state, seat, card)
+            refuse_turn(state, seat, card)
     if card not in hand:
         raise RuleError(NOT_IN_HAND, f"you hold no {CARD_TEXT[card]}")
+    if not rules.plain_play and limits_refuse(state, seat, command, jump, out):
+        return  # H-MISPLAY: the attempt cost cards instead of being refused
     if jump:
         pass
     elif pending is None:
         if not MATCHES[state.discard[-1] * 4 + state.color][card]:
-            _misplay(state, seat, card, pending, out)  # raises, or H-MISPLAY costs cards
+            misplay(state, seat, card, pending, out)  # raises, or H-MISPLAY costs cards
             return
-    elif (pending.kind != PLAY_DRAWN or card != pending.card) and _misplay(
+    elif (pending.kind != PLAY_DRAWN or card != pending.card) and misplay(
         state, seat, card, pending, out
     ):
         return  # H-MISPLAY: the attempt cost cards instead of being refused
@@ -128,7 +156,7 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
     else:
         color = CARD_COLOR[card]
     if (effect or not rules.plain_numbers) and len(hand) > 1:
-        _check_target(state, seat, card, effect, command.target)
+        check_target(state, seat, card, effect, command.target)
     if jump:
         out.append(Event(ev.JUMPED_IN, {"seat": seat, "card": CARD_TEXT[card]}))
     if state.catchable:
@@ -162,28 +190,65 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
     if called and not precalled:  # a call made before was announced then
         out.append(Event(ev.UNO_CALLED, {"seat": seat}))
     if rank <= 9 and rules.plain_numbers:
-        if state.places:
-            state.turn = next_seat(state, seat)
-        else:
+        if state.simple_turns:
             state.turn = (seat + state.direction) % state.players
+        else:
+            state.turn = next_seat(state, seat)
     else:
         stack = pending if pending is not None and pending.kind == STACK else None
         apply_effect(state, seat, card, effect, prev_color, command, stack, out)
         hand = state.hands[seat]  # effects may move hands
     if not hand and went_out(state, seat, out):
         return
+    # The end of ``finish_play``, inlined on this hot path.
     if jump and state.catchable:
         # Play goes on from the jumper: open windows now close when the new waited seat acts.
         state.catchable = dict.fromkeys(state.catchable, waited_seat(state))
     if called and rules.uno_slap:
         start_slap(state, seat, out)
-    if len(state.hands[seat]) == 1 and not state.uno_called[seat]:
+    if len(state.hands[seat]) == 1 and not state.uno_called[seat] and rules.catches:
         state.catchable[seat] = waited_seat(state)
         state.catch_open_ms[seat] = state.now_ms + rules.uno_grace_ms
     announce_turn(state, out)
 
 
-def _refuse_turn(state: GameState, seat: int, card: Card) -> None:
+def limits_refuse(state: GameState, seat: int, command: Play, jump: bool, out: list[Event]) -> bool:
+    """H-UNOCALL (a call with the play) and H-FINISH (a last card that may not finish): raises,
+    or returns True when H-MISPLAY made the attempt cost cards."""
+    rules = state.rules
+    check_call_with_play(rules, command.uno)
+    card = command.card
+    if not finish_barred(rules, state.hands[seat], card):
+        return False
+    if jump:
+        raise RuleError(ILLEGAL_PLAY, f"H-FINISH: {CARD_TEXT[card]} may not be your last card")
+    return misplay(state, seat, card, state.pending, out)
+
+
+def check_call_with_play(rules: RuleSet, uno: bool) -> None:
+    """H-UNOCALL: a call with the play counts only under the official rule."""
+    if uno and rules.uno_call != "official":
+        raise RuleError(
+            NOT_ALLOWED_BY_RULES,
+            "UNO calls are off" if rules.uno_call == "off" else "call UNO after the play",
+        )
+
+
+def finish_play(state: GameState, seat: int, called: bool, jump: bool, out: list[Event]) -> None:
+    """After a play that did not end the round: catch windows, U-CENTER, the next turn."""
+    if jump and state.catchable:
+        # Play goes on from the jumper: open windows now close when the new waited seat acts.
+        state.catchable = dict.fromkeys(state.catchable, waited_seat(state))
+    rules = state.rules
+    if called and rules.uno_slap:
+        start_slap(state, seat, out)
+    if len(state.hands[seat]) == 1 and not state.uno_called[seat] and rules.catches:
+        state.catchable[seat] = waited_seat(state)
+        state.catch_open_ms[seat] = state.now_ms + rules.uno_grace_ms
+    announce_turn(state, out)
+
+
+def refuse_turn(state: GameState, seat: int, card: Card) -> None:
     """Not this seat's turn, nor a decision it may answer with a card: refuse the play."""
     try:
         check_turn(state, seat)
@@ -193,12 +258,16 @@ def _refuse_turn(state: GameState, seat: int, card: Card) -> None:
         raise
 
 
-def _misplay(
+def misplay(
     state: GameState, seat: int, card: Card, pending: Pending | None, out: list[Event]
 ) -> bool:
     """False when ``card`` may be played; else refuses it, or (H-MISPLAY) makes the attempt cost
     cards instead and returns True."""
-    if pending is None:
+    rules = state.rules
+    if not rules.plain_play and finish_barred(rules, state.hands[seat], card):
+        ok = False
+        why = f"H-FINISH: {CARD_TEXT[card]} may not be your last card"
+    elif pending is None:
         ok = MATCHES[state.discard[-1] * 4 + state.color][card]
         why = f"{CARD_TEXT[card]} does not match {CARD_TEXT[state.discard[-1]]}"
     elif pending.kind == PLAY_DRAWN:
@@ -209,7 +278,7 @@ def _misplay(
         why = f"{CARD_TEXT[card]} cannot answer the pending draw: draw the cards instead"
     if ok:
         return False
-    penalty = state.rules.misplay_penalty
+    penalty = rules.misplay_penalty
     if not penalty:
         raise RuleError(ILLEGAL_PLAY, why)
     out.append(Event(ev.MISPLAY, {"seat": seat, "card": CARD_TEXT[card]}))
@@ -217,74 +286,19 @@ def _misplay(
     return True
 
 
-def _check_target(state: GameState, seat: int, card: Card, effect: str, target: int | None) -> None:
+def check_target(state: GameState, seat: int, card: Card, effect: str, target: int | None) -> None:
     rank = CARD_RANK[card]
-    needed = effect == "swap_hands" or (rank == 7 and state.rules.seven_zero)
-    optional = rank == 5 and state.rules.five_exchange
+    rules = state.rules
+    needed = effect == "swap_hands" or (
+        rank == 7 and rules.seven_zero and rules.seven_swap == "choose"
+    )
+    optional = rank == 5 and rules.five_exchange
     if not needed and not (optional and target is not None):
         return
     if target is None or not 0 <= target < state.players or target == seat or state.out[target]:
         raise RuleError(BAD_TARGET, "choose another player still in the round as the target")
     if optional and not state.hands[target]:
         raise RuleError(BAD_TARGET, "that player has no card to exchange")
-
-
-def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") -> None:
-    """T-DRAW (and H-DRAW-UNTIL): a playable drawn card may be played, else the turn ends.
-    With a stack pending, drawing takes the whole stack and loses the turn."""
-    pending = state.pending
-    if pending is not None or state.turn != seat:
-        pending = check_turn(state, seat)
-        if pending is not None and pending.kind == PLAY_DRAWN:
-            raise RuleError(DECISION_PENDING, "you already drew: play that card or keep it")
-    if state.catchable:
-        begin_turn_action(state, seat)
-    state.precall = -1
-    if pending is not None:  # a stack: take it all
-        take_stack(state, pending, out)
-        return
-    mask = MATCHES[state.discard[-1] * 4 + state.color]
-    pile = state.draw_pile
-    card = pile.pop() if pile else take_from_pile(state, out)
-    if card is None:
-        drawn: list[Card] = []
-    else:
-        drawn = [card]
-        if not mask[card] and state.rules.draw_until_playable:
-            card = take_from_pile(state, out)
-            while card is not None:
-                drawn.append(card)
-                if mask[card]:
-                    break
-                card = take_from_pile(state, out)
-    give_cards(state, seat, drawn, reason, out)
-    if drawn and mask[drawn[-1]]:
-        state.pending = Pending(PLAY_DRAWN, seat, card=drawn[-1])
-    elif state.places:
-        state.turn = next_seat(state, seat)
-    else:
-        state.turn = (seat + state.direction) % state.players
-    announce_turn(state, out)
-
-
-def take_stack(state: GameState, pending: Pending, out: list[Event]) -> None:
-    seat = pending.seat
-    state.pending = None
-    draw_cards(state, seat, pending.amount, "stack", out)
-    state.turn = next_seat(state, seat)
-    announce_turn(state, out)
-
-
-def keep(state: GameState, seat: int, out: list[Event]) -> None:
-    pending = state.pending
-    if pending is None or pending.kind != PLAY_DRAWN or pending.seat != seat:
-        raise RuleError(NOTHING_TO_DO, "there is no drawn card to keep")
-    if state.rules.must_play_drawn:
-        raise RuleError(ILLEGAL_PLAY, "H-FORCE-DRAWN: a playable drawn card must be played")
-    state.pending = None
-    out.append(Event(ev.KEPT, {"seat": seat}))
-    state.turn = next_seat(state, seat)
-    announce_turn(state, out)
 
 
 def waited_seat(state: GameState) -> int:

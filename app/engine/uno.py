@@ -1,18 +1,31 @@
-"""U-CALL, U-CATCH, U-FALSE and the O-WINDOW grace."""
+"""U-CALL, U-CATCH, U-FALSE, the O-WINDOW grace, and H-UNOCALL (strict calls, or none)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from . import events as ev
-from .errors import BAD_TARGET, NOT_CATCHABLE, NOTHING_TO_DO, TOO_EARLY, RuleError
+from .cards import CARD_RANK, IS_NUMBER
+from .errors import (
+    BAD_TARGET,
+    NOT_ALLOWED_BY_RULES,
+    NOT_CATCHABLE,
+    NOTHING_TO_DO,
+    TOO_EARLY,
+    RuleError,
+)
 from .events import Event
 from .house import start_slap
-from .state import PLAY_DRAWN, GameState
+from .state import CHOOSE_COLOR, PLAY_DRAWN, STACK, GameState
 from .table import draw_cards
 
 
 def call_uno(state: GameState, seat: int, out: list[Event]) -> None:
     """Safe if called before anyone catches you; with two cards on your turn it counts for the
-    play that leaves one."""
+    play that leaves one (H-UNOCALL strict: only holding one card; off: never)."""
+    mode = state.rules.uno_call
+    if mode == "off":
+        raise RuleError(NOT_ALLOWED_BY_RULES, "H-UNOCALL: UNO calls are off at this table")
     hand = state.hands[seat]
     if len(hand) == 1:
         if state.uno_called[seat]:
@@ -24,7 +37,9 @@ def call_uno(state: GameState, seat: int, out: list[Event]) -> None:
         if state.rules.uno_slap and state.slap is None:
             start_slap(state, seat, out)
         return
-    elif len(hand) == 2 and on_own_turn(state, seat):
+    elif mode == "strict":
+        raise RuleError(NOT_ALLOWED_BY_RULES, "H-UNOCALL strict: call UNO holding one card")
+    elif may_call_before_play(state, seat):
         if state.precall == seat:
             raise RuleError(NOTHING_TO_DO, "you already called UNO")
         state.precall = seat
@@ -35,15 +50,37 @@ def call_uno(state: GameState, seat: int, out: list[Event]) -> None:
     out.append(Event(ev.UNO_CALLED, {"seat": seat}))
 
 
+def may_call_before_play(state: GameState, seat: int) -> bool:
+    """U-CALL: on your own turn, holding two cards (H-MULTI: or as many as one play may leave
+    at one card: all but one of them numbers of one number)."""
+    if not on_own_turn(state, seat):
+        return False
+    hand = state.hands[seat]
+    if len(hand) == 2:
+        return True
+    if not state.rules.multi_play or len(hand) < 2:
+        return False
+    ranks = Counter(CARD_RANK[c] for c in hand if IS_NUMBER[c])
+    return max(ranks.values(), default=0) >= len(hand) - 1
+
+
 def on_own_turn(state: GameState, seat: int) -> bool:
-    """Is it ``seat``'s turn to play (also with a drawn card to play)? U-CALL with two cards."""
+    """Is it ``seat``'s turn to play? U-CALL with two cards. Also with a drawn card to play, and
+    ("U-CALL, answering") when answering a pending stack or choosing a first Wild's color."""
     pending = state.pending
     if pending is not None:
-        return pending.seat == seat and pending.kind == PLAY_DRAWN
+        return pending.seat == seat and pending.kind in _OWN_TURN
     return state.turn == seat
 
 
+_OWN_TURN = (PLAY_DRAWN, STACK, CHOOSE_COLOR)
+
+
 def catch(state: GameState, seat: int, target: int, out: list[Event]) -> None:
+    if not state.rules.catches:
+        raise RuleError(NOT_ALLOWED_BY_RULES, "H-UNOCALL: no calls, no catches at this table")
+    if seat in state.eliminated:
+        raise RuleError(NOT_ALLOWED_BY_RULES, "H-ELIM: you have left the match")
     if not 0 <= target < state.players or target == seat:
         raise RuleError(BAD_TARGET, "catch another player at the table")
     holds = (

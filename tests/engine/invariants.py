@@ -10,20 +10,23 @@ from typing import Any
 from app.engine import EngineError, Game, rules_from_dict
 from app.engine.bots import choose_command
 from app.engine.cards import CARD_RANK, CARD_TEXT, build_deck
-from app.engine.commands import Command, NextRound, Play, Timeout
+from app.engine.commands import Command, NextRound, Play, Timeout, command_to_wire
 from app.engine.events import Event
-from app.engine.rules import CUSTOM_EFFECTS, RuleSet
+from app.engine.rules import CUSTOM_EFFECTS, TEAM_SIZES, RuleSet
+from app.engine.table import previous_seat
 
-# Public fields that may name cards: what is on the table or a finished round's hands.
+# Public fields that may name cards: what is on the table, a finished round's hands, a hand
+# H-REVEAL shows to everyone.
 PUBLIC_CARD_FIELDS = {
-    "played": {"card"},
+    "played": {"card", "more"},
+    "revealed": {"hand"},
     "jumped_in": {"card"},
     "misplay": {"card"},
     "first_card": {"card", "returned"},
     "round_over": {"hands"},
     "discarded": {"cards"},
 }
-CARD_WORDS = {"hand", "hands", "cards", "card", "returned", "gave", "received"}
+CARD_WORDS = {"hand", "hands", "cards", "card", "returned", "gave", "received", "more"}
 
 
 def check_conservation(game: Game) -> None:
@@ -53,16 +56,61 @@ def check_waiting(game: Game) -> None:
 
 
 def check_view(game: Game, seat: int | None) -> None:
-    """A seat's view holds exactly its own hand; nobody else's hand, nor another's drawn card."""
+    """A seat's view holds exactly its own hand; nobody else's hand (but those H-REVEAL shows
+    to everyone), nor another's drawn card."""
     state = game.state
     view = game.view(seat)
     if seat is None:
         assert view["you"] is None
     else:
         assert sorted(view["you"]["hand"]) == sorted(CARD_TEXT[c] for c in state.hands[seat])
+        check_legal(game, seat, view["you"]["legal"])
     pending = view["pending"]
     if pending is not None and pending["seat"] != seat:
         assert "card" not in pending
+    limit = state.rules.reveal_below
+    for entry in view["seats"]:
+        s = entry["seat"]
+        shown = limit and game.phase == "playing" and len(state.hands[s]) < limit
+        shown = shown and s not in state.eliminated
+        if shown:
+            assert sorted(entry["hand"]) == sorted(CARD_TEXT[c] for c in state.hands[s])
+        else:
+            assert entry["hand"] is None, "a hand shown that H-REVEAL does not show"
+        assert entry["eliminated"] == (s in state.eliminated)
+        if s in state.eliminated and game.phase == "playing":
+            assert entry["cards"] == 0 and entry["out"]
+        assert entry["team"] == (s % 2 if state.rules.teams else None)
+    assert sorted(view["order"]) == list(range(state.players))
+    if state.rules.teams:
+        scores = view["seats"]
+        assert all(scores[s]["score"] == scores[s % 2]["score"] for s in range(state.players))
+
+
+def check_legal(game: Game, seat: int, wire: list[dict[str, Any]]) -> None:
+    """O-LEGAL is ``legal_commands`` in compact form: one play per card (no color, target or
+    call), the longest ``more`` of each card once, every other command as the client sends it;
+    H-NOHINTS: no plays."""
+    commands = [c for c in game.legal_commands(seat) if not isinstance(c, NextRound)]
+    plays = [c for c in commands if isinstance(c, Play)]
+    expected: list[dict[str, Any]] = []
+    if not game.state.rules.no_hints:
+        for card in sorted({p.card for p in plays}):
+            expected.append({"type": "play", "card": CARD_TEXT[card]})
+            more = max((p.more for p in plays if p.card == card), key=len)
+            if more:
+                texts = [CARD_TEXT[c] for c in more]
+                expected.append({"type": "play", "card": CARD_TEXT[card], "more": texts})
+    for command in commands:
+        if isinstance(command, Play):
+            continue
+        message = command_to_wire(command)
+        if message["type"] == "choose_color":
+            message = {"type": "choose_color"}
+            if message in expected:
+                continue
+        expected.append(message)
+    assert wire == expected, (wire, expected)
 
 
 def check_events(game: Game, events: list[Event]) -> None:
@@ -71,6 +119,8 @@ def check_events(game: Game, events: list[Event]) -> None:
         allowed = PUBLIC_CARD_FIELDS.get(event.kind, set())
         leaked = (CARD_WORDS & set(event.public)) - allowed
         assert not leaked, f"{event.kind} shows {leaked} to everyone"
+        if event.kind == "revealed" and event.public["hand"] is not None:
+            assert len(event.public["hand"]) < game.state.rules.reveal_below
         for seat, part in (event.private or {}).items():
             if event.kind == "drew":
                 assert seat == event.public["seat"]
@@ -104,7 +154,35 @@ HOUSE_TOGGLES: dict[str, list[Any]] = {
     "draw_until_playable": [True],
     "must_play_drawn": [True],
     "lone_zero_50": [True],
+    # Section 8b.
+    "skip_deflects": [True],
+    "revenge": [True],
+    "multi_play": [True],
+    "bomb": [True],
+    "forced_play": [True],
+    "hand_limit": [9, 14],
+    "uno_call": ["strict", "off"],
+    "no_wild_finish": [True],
+    "no_draw_finish": [True],
+    "double_score": [True],
+    "elimination": [True],
+    "teams": [True],
+    "reveal_below": [2, 4],
+    "no_hints": [True],
+    "blitz_seconds": [60, 240],
+    "shuffle_seats": [True],
+    "seven_swap": ["next"],
 }
+
+
+GROWTH = (
+    "revenge",
+    "blank_plus10",
+    "no_wild_finish",
+    "no_draw_finish",
+    "shrinking_hands",
+    "play_to_last",
+)
 
 
 def random_rules(rng: random.Random, players: int) -> RuleSet:
@@ -135,10 +213,28 @@ def random_rules(rng: random.Random, players: int) -> RuleSet:
             rules[key] = rng.choice(values)
     if rules.get("blank_plus10"):
         rules["deck"] = "classic_blank"
-    if rules.get("shrinking_hands") or rules.get("play_to_last"):
+    # The rules a toggle needs (RULES.md "with H-X"), and what goes together.
+    if rules.get("revenge") and rules.get("stacking") not in ("progressive", "mixed"):
+        rules["stacking"] = rng.choice(["progressive", "mixed"])
+    if rules.get("bomb"):
+        rules["multi_play"] = True
+    if rules.get("seven_swap"):
+        rules["seven_zero"] = True
+    if rules.get("teams") and rules.get("elimination"):  # not together: one of them
+        del rules[rng.choice(["teams", "elimination"])]
+    if rules.get("teams") and players not in TEAM_SIZES:
+        del rules["teams"]
+    if rules.get("shrinking_hands") or rules.get("play_to_last") or rules.get("elimination"):
         # Rounds of many "outs" are long by design: keep them to a size a test can afford.
         rules["hand_size"] = 5
         rules["target"] = {"winner_takes": 100, "lowest_wins": 50}.get(scoring, 1)
+    # Rounds where hands may grow without end (draw cards piling up, last cards that may not
+    # finish, refills) and matches of many rounds (H-ELIM) play on a clock, as online tables
+    # do (H-BLITZ; this table's time runs a second a move): random players may otherwise pass
+    # a huge hand round and round for ever.
+    growth = sum(bool(rules.get(key)) for key in GROWTH)
+    if growth >= 2 or (growth and rules.get("elimination")):
+        rules["blitz_seconds"] = rng.choice([240, 900])
     return rules_from_dict(rules)
 
 
@@ -202,11 +298,7 @@ def _trades_down(game: Game, seat: int, command: Command) -> bool:
             len(h) > mine for s, h in enumerate(state.hands) if s != seat and not state.out[s]
         )
     if rank == 0:
-        before = state.direction * -1
-        giver = (seat + before) % state.players
-        while state.out[giver]:
-            giver = (giver + before) % state.players
-        return len(state.hands[giver]) > mine
+        return len(state.hands[previous_seat(state, seat)]) > mine
     return False
 
 
@@ -226,7 +318,8 @@ def _sensible(game: Game, seat: int, command: Play, rng: random.Random) -> Play:
         )
         if len(hands[fewest]) < len(hands[seat]) or five:
             command = dataclasses.replace(command, target=fewest)
-    if len(hands[seat]) == 2 and rng.random() < 0.8:
+    left = len(hands[seat]) - 1 - len(command.more)
+    if left == 1 and game.state.rules.uno_call == "official" and rng.random() < 0.8:
         command = dataclasses.replace(command, uno=True)
     return command
 

@@ -38,9 +38,9 @@ try:
     preset("official", {"nope": 1})
 except EngineError as error:
     feed(refused(error))
-for name in ("official", "house", "seeded", "party"):
+for name in ("official", "house", "seeded", "party", "crazy", "teams", "fast"):
     for g in range(30):
-        players = 2 + g % 4
+        players = 4 if name == "teams" else 2 + g % 4
         rng = random.Random(g)
         game, events = Game.start(players, preset(name, {"deck": "modern"}), seed=g, now_ms=0)
         now = 0
@@ -63,7 +63,7 @@ for name in ("official", "house", "seeded", "party"):
                 feed(refused(error))
                 continue
             feed([e.to_dict() for e in events])
-            feed([game.view(s) for s in (None, *range(players))])
+            feed([game.view(s, now) for s in (None, *range(players))])
             feed([game.playable(s) for s in range(players)])
         feed(game.snapshot())
 print(engine.COMPILED, digest.hexdigest())

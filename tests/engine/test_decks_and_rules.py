@@ -117,3 +117,133 @@ def test_e_custom_host_assigns_effects_and_labels_from_the_menu() -> None:
     )
     assert [c.effect for c in rules.custom_cards] == ["swap_hands", "discard_color", "pass_hands"]
     assert rules_from_dict(rules.to_dict()) == rules
+
+
+# --- Section 8b toggles, presets crazy / teams / fast --------------------------------------
+
+ONLINE_KEYS = {
+    "skip_deflects": False,
+    "revenge": False,
+    "multi_play": False,
+    "bomb": False,
+    "forced_play": False,
+    "hand_limit": 0,
+    "uno_call": "official",
+    "no_wild_finish": False,
+    "no_draw_finish": False,
+    "double_score": False,
+    "elimination": False,
+    "teams": False,
+    "reveal_below": 0,
+    "no_hints": False,
+    "blitz_seconds": 0,
+    "shuffle_seats": False,
+    "seven_swap": "choose",
+}
+
+
+def test_section_8b_toggles_exist_with_their_keys_and_are_off_by_default() -> None:
+    rules = preset("official").to_dict()
+    assert {key: rules[key] for key in ONLINE_KEYS} == ONLINE_KEYS
+
+
+def test_presets_crazy_teams_fast_are_named_rulesets() -> None:
+    crazy = preset("crazy")
+    assert crazy.jump_in and crazy.seven_zero and crazy.stacking == "mixed"
+    assert crazy.revenge and crazy.skip_deflects and crazy.reverse_deflects
+    assert crazy.multi_play and crazy.bomb
+    teams = preset("teams")
+    assert teams.teams and teams.to_dict() == {**preset("official").to_dict(), "teams": True}
+    fast = preset("fast")
+    assert fast.turn_seconds == 10 and fast.blitz_seconds == 300
+    assert fast.to_dict() == {
+        **preset("official").to_dict(),
+        "turn_seconds": 10,
+        "blitz_seconds": 300,
+    }
+
+
+def test_presets_official_house_seeded_party_are_unchanged_by_section_8b() -> None:
+    for name in ("official", "house", "seeded", "party"):
+        rules = preset(name).to_dict()
+        assert {key: rules[key] for key in ONLINE_KEYS} == ONLINE_KEYS
+
+
+@pytest.mark.parametrize(
+    ("changes", "needs"),
+    [
+        ({"revenge": True}, "H-REVENGE with H-STACK"),
+        ({"revenge": True, "stacking": "deflect"}, "H-REVENGE with H-STACK"),
+        ({"bomb": True}, "H-BOMB with H-MULTI"),
+        ({"seven_swap": "next"}, "H-SEVENNEXT with H-SEVENO"),
+        ({"blank_plus10": True}, "H-PLUS10 with D-BLANK"),
+        ({"elimination": True, "teams": True}, "not played with H-TEAMS"),
+    ],
+)
+def test_a_rule_without_the_rule_it_needs_or_a_refused_combination_is_not_allowed_by_rules(
+    changes: dict[str, object], needs: str
+) -> None:
+    with pytest.raises(InvalidRules, match=needs) as info:
+        preset("official", changes)
+    assert info.value.code == "not_allowed_by_rules"
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"revenge": True, "stacking": "progressive"},
+        {"revenge": True, "stacking": "mixed"},
+        {"bomb": True, "multi_play": True},
+        {"seven_swap": "next", "seven_zero": True},
+        {"elimination": True},
+        {"teams": True},
+    ],
+)
+def test_a_rule_with_the_rule_it_needs_is_allowed(changes: dict[str, object]) -> None:
+    rules = preset("official", changes)
+    assert rules_from_dict(rules.to_dict()) == rules
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("uno_call", "loud"), ("seven_swap", "all"), ("hand_limit", -1), ("reveal_below", 1.5)],
+)
+def test_a_bad_value_of_a_section_8b_key_is_still_bad_rules(key: str, value: object) -> None:
+    with pytest.raises(InvalidRules, match=key) as info:
+        rules_from_dict({key: value})
+    assert info.value.code == "bad_rules"
+
+
+def test_h_unocall_off_turns_u_center_off_too() -> None:
+    rules = preset("party", {"uno_call": "off"})
+    assert rules.uno_call == "off" and not rules.uno_slap
+
+
+def test_every_compatible_toggle_at_once_is_allowed() -> None:
+    rules = preset("crazy", {**EVERYTHING, "teams": False, "elimination": True})
+    assert rules.elimination and rules.bomb and rules.hand_limit == 15
+
+
+EVERYTHING: dict[str, object] = {
+    "draw_until_playable": True,
+    "must_play_drawn": True,
+    "lone_zero_50": True,
+    "five_exchange": True,
+    "silent": "twos",
+    "color_wheel": True,
+    "play_to_last": True,
+    "shrinking_hands": True,
+    "misplay_penalty": 1,
+    "uno_slap": True,
+    "forced_play": True,
+    "hand_limit": 15,
+    "uno_call": "strict",
+    "no_wild_finish": True,
+    "no_draw_finish": True,
+    "double_score": True,
+    "reveal_below": 3,
+    "no_hints": True,
+    "blitz_seconds": 120,
+    "shuffle_seats": True,
+    "seven_swap": "next",
+}

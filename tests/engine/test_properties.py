@@ -22,6 +22,7 @@ from app.engine.commands import (
     Give,
     Keep,
     NextRound,
+    Pass,
     Play,
     Slap,
     Timeout,
@@ -64,8 +65,34 @@ class TableMachine(RuleBasedStateMachine):
 
     @rule(
         seat=st.integers(0, 9),
+        rank=st.integers(0, 9),
+        colors=st.lists(st.sampled_from(COLORS), min_size=2, max_size=4),
+        aim=st.one_of(st.none(), st.integers(0, 9)),
+        uno=st.booleans(),
+    )
+    def anyone_plays_several_cards(
+        self, seat: int, rank: int, colors: list[int], aim: int | None, uno: bool
+    ) -> None:
+        """H-MULTI: several number cards of one number (or, one time in ten, of two)."""
+        cards = [color * 13 + rank for color in colors]
+        if rank == 9:
+            cards[-1] -= 1
+        self._send(seat % self.game.state.players, Play(cards[0], None, aim, uno, tuple(cards[1:])))
+
+    @rule(
+        seat=st.integers(0, 9),
         kind=st.sampled_from(
-            [Draw(), Keep(), CallUno(), Challenge(), Accept(), NextRound(), Timeout(), Slap()]
+            [
+                Draw(),
+                Keep(),
+                Pass(),
+                CallUno(),
+                Challenge(),
+                Accept(),
+                NextRound(),
+                Timeout(),
+                Slap(),
+            ]
         ),
     )
     def anyone_sends_a_simple_command(self, seat: int, kind: Command) -> None:

@@ -1,5 +1,6 @@
-"""10,000 random complete games (rounds, played within complete matches) across 2-10 players and
-every first_card, challenge and scoring mode; every invariant is checked after every step."""
+"""10,000 random complete games (rounds, played within complete matches) across 2-10 players,
+every first_card, challenge and scoring mode and every house rule (sections 8 and 8b), alone, in
+groups, and all at once; every invariant is checked after every step."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .invariants import play_match
+from .invariants import HOUSE_TOGGLES, play_match
 
 GAMES = 10_000
 CHUNK = 50
@@ -40,3 +41,13 @@ def test_ten_thousand_random_games_keep_every_invariant_and_all_end() -> None:
         "scoring": {"winner_takes", "lowest_wins", "lazy"},
     }
     assert {r["players"] for r in results} == set(range(2, 11))
+    for key, values in HOUSE_TOGGLES.items():
+        assert {r["rules"][key] for r in results} >= set(values), key
+    # Every toggle on at once (H-TEAMS or H-ELIM: they do not go together).
+    everything = [
+        r
+        for r in results
+        if sum(r["rules"][key] in values for key, values in HOUSE_TOGGLES.items())
+        >= len(HOUSE_TOGGLES) - 1
+    ]
+    assert everything

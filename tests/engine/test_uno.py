@@ -131,3 +131,26 @@ def test_card_counts_are_public_to_everyone() -> None:
     game = _two_left()
     for viewer in (0, 1, 2, None):
         assert [s["cards"] for s in game.view(viewer)["seats"]] == [2, 2, 2]
+
+
+def test_u_call_answering_a_stack_holding_two_cards_a_call_before_the_play_counts() -> None:
+    """RULES.md "U-CALL, answering": answering a pending stack is the player's own turn."""
+    game, _ = rigged([["R+2", "G1"], ["B+2", "B9"], ["Y1", "Y2"]], "R5", stacking="progressive")
+    act(game, 0, "play", card="R+2")
+    act(game, 1, "uno")  # holding two cards, before answering the stack
+    act(game, 1, "play", card="B+2")
+    view = game.view(None)
+    assert view["seats"][1]["uno"] is True and view["catchable"] == []
+    with pytest.raises(RuleError) as info:
+        act(game, 0, "catch", target=1)
+    assert info.value.code == "not_catchable"
+
+
+def test_u_call_choosing_a_first_wilds_color_holding_two_cards_a_call_before_the_play_counts() -> (
+    None
+):
+    game, _ = rigged([["G1", "G2"], ["B1", "B2"]], "W")
+    act(game, 0, "uno")  # the color is still to be chosen: it is this player's turn already
+    act(game, 0, "choose_color", color="G")
+    act(game, 0, "play", card="G1")
+    assert game.view(None)["seats"][0]["uno"] is True and game.view(None)["catchable"] == []

@@ -15,7 +15,8 @@ from .helpers import act, cmd, counts, hand, rigged, seen_by
 
 def test_o_hidden_a_player_sees_only_their_own_hand() -> None:
     game, _ = rigged([["R1", "G7"], ["B2", "Y3"]], "R5")
-    assert game.view(0)["you"] == {"seat": 0, "hand": ["R1", "G7"]}
+    you = game.view(0)["you"]
+    assert you["seat"] == 0 and you["hand"] == ["R1", "G7"]
     assert "B2" not in json.dumps(game.view(0)) and "G7" not in json.dumps(game.view(1))
 
 

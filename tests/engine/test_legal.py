@@ -1,0 +1,114 @@
+"""O-LEGAL: ``you.legal`` / ``Game.legal_wire``: what a seat may send now, as the client sends
+it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine import parse_command
+
+from .helpers import act, rigged
+
+
+def test_o_legal_a_turn_lists_each_playable_card_once_without_color_or_target() -> None:
+    game, _ = rigged([["R1", "R1", "W", "R7", "G9", "Y2"], ["B1", "B2"]], "R5", seven_zero=True)
+    assert game.legal_wire(0) == [
+        {"type": "play", "card": "R1"},
+        {"type": "play", "card": "R7"},
+        {"type": "play", "card": "W"},
+        {"type": "draw"},
+    ]
+    assert game.view(0)["you"]["legal"] == game.legal_wire(0)
+    assert game.legal_wire(1) == []
+
+
+def test_o_legal_every_listed_command_is_accepted_once_completed() -> None:
+    game, _ = rigged([["R1", "W", "R7", "G9"], ["B1", "B2"]], "R5", seven_zero=True)
+    completions: dict[str, dict[str, Any]] = {"W": {"color": "G"}, "R7": {"target": 1}}
+    for message in game.legal_wire(0):
+        twin, _ = rigged([["R1", "W", "R7", "G9"], ["B1", "B2"]], "R5", seven_zero=True)
+        twin.apply(0, parse_command({**message, **completions.get(message.get("card", ""), {})}))
+
+
+def test_o_legal_a_spectator_has_no_you() -> None:
+    game, _ = rigged([["R1", "R2"], ["B1", "B2"]], "R5")
+    assert game.view(None)["you"] is None
+
+
+def test_o_legal_uno_and_catches_for_anyone_they_concern() -> None:
+    game, _ = rigged([["R1", "R2"], ["B1", "B2"], ["Y1", "Y2"]], "R5")
+    assert {"type": "uno"} in game.legal_wire(0)  # two cards on one's own turn
+    act(game, 0, "play", card="R1")
+    assert game.legal_wire(0) == [{"type": "uno"}]
+    assert game.legal_wire(2) == [{"type": "catch", "target": 0}]
+
+
+def test_o_legal_a_pending_wild_draw_four_challenge_or_accept() -> None:
+    game, _ = rigged([["W+4", "R1"], ["B1", "B2"], ["Y1"]], "G5")
+    act(game, 0, "play", card="W+4", color="B")
+    assert game.legal_wire(1) == [
+        {"type": "challenge"},
+        {"type": "accept"},
+        {"type": "catch", "target": 0},  # seat 0 holds one card and did not call
+    ]
+
+
+def test_o_legal_a_pending_stack_lists_the_answers_and_accept() -> None:
+    hands = [["R+2", "G1", "G2"], ["Y+2", "RR", "B1"], ["Y1", "Y2"]]
+    game, _ = rigged(hands, "R5", stacking="progressive", reverse_deflects=True)
+    act(game, 0, "play", card="R+2")
+    assert game.legal_wire(1) == [
+        {"type": "play", "card": "RR"},
+        {"type": "play", "card": "Y+2"},
+        {"type": "accept"},
+    ]
+
+
+def test_o_legal_a_drawn_card_play_or_keep() -> None:
+    game, _ = rigged([["G1", "G2"], ["B1", "B2"]], "R5", ["R9"])
+    act(game, 0, "draw")
+    assert game.legal_wire(0) == [{"type": "play", "card": "R9"}, {"type": "keep"}]
+
+
+def test_o_legal_a_first_wild_asks_for_a_color_once() -> None:
+    game, _ = rigged([["G1", "G2", "G3"], ["B1", "B2"]], "W")
+    assert game.legal_wire(0) == [{"type": "choose_color"}]
+
+
+def test_o_legal_an_exchange_lists_each_card_to_give() -> None:
+    game, _ = rigged([["R5", "G1", "G1"], ["B1", "B2"]], "R9", five_exchange=True)
+    act(game, 0, "play", card="R5", target=1)
+    assert game.legal_wire(0) == [{"type": "give", "card": "G1"}]
+    assert game.legal_wire(1) == [{"type": "give", "card": "B1"}, {"type": "give", "card": "B2"}]
+
+
+def test_o_legal_a_slap_for_each_seat_that_must_slap() -> None:
+    game, _ = rigged([["R1", "R2"], ["B1", "B2"], ["Y1", "Y2"]], "R5", uno_slap=True)
+    act(game, 0, "play", card="R1", uno=True)
+    assert game.legal_wire(1) == [{"type": "slap"}, {"type": "uno"}]  # uno: seat 1's turn next
+    assert game.legal_wire(0) == []
+
+
+def test_o_legal_jump_ins_are_listed_while_allowed() -> None:
+    hands = [["R7", "G1"], ["W", "B2", "B3"], ["R7", "Y2"]]
+    game, _ = rigged(hands, "R5", jump_in=True)
+    assert game.legal_wire(2) == []  # never on the first discard
+    act(game, 0, "play", card="R7")
+    assert game.legal_wire(2) == [{"type": "play", "card": "R7"}, {"type": "catch", "target": 0}]
+    act(game, 1, "play", card="W", color="G")  # the table moved on: R7 is covered
+    assert game.legal_wire(2) == [{"type": "draw"}, {"type": "uno"}]
+
+
+def test_o_legal_h_multi_lists_a_play_with_every_card_that_may_follow_it() -> None:
+    game, _ = rigged([["R5", "G5", "Y5", "B1"], ["Y1", "Y2"]], "R9", multi_play=True)
+    assert game.legal_wire(0) == [
+        {"type": "play", "card": "R5"},
+        {"type": "play", "card": "R5", "more": ["Y5", "G5"]},
+        {"type": "draw"},
+        {"type": "uno"},  # one play may leave one card: a call before it counts
+    ]
+
+
+def test_o_legal_h_handlimit_pass_instead_of_draw() -> None:
+    game, _ = rigged([["G1", "G2"], ["B1", "B2"]], "R5", hand_limit=2)
+    assert game.legal_wire(0) == [{"type": "pass"}, {"type": "uno"}]
