@@ -28,6 +28,7 @@ class Err(StrEnum):
     WRONG_PHASE = "wrong_phase"
     NOT_CATCHABLE = "not_catchable"
     NOTHING_TO_DO = "nothing_to_do"
+    MUST_PLAY = "must_play"
     BAD_MESSAGE = "bad_message"
     BAD_TOKEN = "bad_token"
     RATE_LIMITED = "rate_limited"
@@ -57,7 +58,9 @@ ERRORS: dict[Err, str] = {
                    "`abandon_seconds`",
     Err.FORBIDDEN: "host-only command from a non-host; a player command from a spectator; "
                    "rigged deals without UNO_TESTING; a rule a league fixes",
-    Err.NOT_ALLOWED_BY_RULES: "a command these rules do not have (e.g. `give` without H-FIVE)",
+    Err.NOT_ALLOWED_BY_RULES: "a command these rules do not have (e.g. `give` without H-FIVE, "
+                              "`pass` without H-HANDLIMIT, `uno` under H-UNOCALL off), or rules "
+                              "that do not go together (refused when they are set)",
     Err.DECISION_PENDING: "answer the pending decision first",
     Err.BAD_TARGET: "a seat that is not a valid target (catch yourself, kick the host, no such "
                     "seat)",
@@ -66,6 +69,8 @@ ERRORS: dict[Err, str] = {
                      "round is over",
     Err.NOT_CATCHABLE: "that seat cannot be caught now",
     Err.NOTHING_TO_DO: "nothing to answer (no drawn card to keep, UNO already called, ...)",
+    Err.MUST_PLAY: "H-FORCED: you hold a playable card, so you may not draw; H-HANDLIMIT: you "
+                   "hold the most cards you may, so you may not draw",
     Err.BAD_MESSAGE: "malformed JSON, unknown `type` or field, a field of the wrong type or out "
                      "of range, unsafe text (a control character in a name), a bad `id`",
     Err.BAD_TOKEN: "a seat token that holds no seat in this room (the socket closes 4401)",

@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import itertools
 import json
 import os
 import random
@@ -78,12 +79,9 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def playable(card: str, top: str, color: str | None) -> bool:
-    if card.startswith("W"):
-        return True
-    return (color is not None and card[0] == color) or (
-        not top.startswith("W") and card[1:] == top[1:]
-    )
+# What a seat's legal moves (O-LEGAL) may hold on its own turn, in the order a bench player
+# picks them: it never guesses a rule, it takes the server's list.
+TURN_ACTIONS = ("choose_color", "accept", "play", "keep", "draw")
 
 
 class Seat:
@@ -93,7 +91,8 @@ class Seat:
         self.room = room
         self.seat = seat
         self.ws: LeanSocket | None = None
-        self.hand: list[str] = []
+        self.hand_size = 0
+        self.legal: list[dict[str, Any]] = []  # what the server says this seat may send now
         self.last_seq = 0
 
     def on_frame(self, raw: str | bytes) -> None:
@@ -106,9 +105,14 @@ class Seat:
         kind = frame["type"]
         if kind == "state":
             state = frame["state"]
-            self.hand = list(state["you"]["hand"]) if state["you"] else []
+            you = state["you"]
+            self.hand_size = len(you["hand"]) if you else 0
+            self.legal = you["legal"] if you else []
             self.room.from_state(state)
         elif kind == "event":
+            legal = frame.get("legal")
+            if legal is not None:
+                self.legal = legal
             self.on_event(frame["event"])
         elif kind == "error":  # the table moved on without this client noticing: resync
             self.room.desync = True
@@ -119,17 +123,11 @@ class Seat:
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event["kind"]
         room = self.room
-        mine = event.get("seat") == self.seat
         if kind == "round_started":
-            self.hand = list(event.get("hand", []))
+            self.hand_size = len(event.get("hand", []))
             room.phase = "playing"
-        elif kind == "played" and mine:
-            with contextlib.suppress(ValueError):
-                self.hand.remove(event["card"])
-        elif kind == "drew" and mine:
-            self.hand.extend(event.get("cards", []))
-            if event.get("cards"):
-                room.drawn = event["cards"][-1]
+        elif kind in ("played", "drew") and event.get("seat") == self.seat:
+            self.hand_size = event["cards_left"]
         if self.seat == 0:  # one seat keeps the shared table facts
             room.on_public(event)
 
@@ -145,11 +143,6 @@ class BenchRoom:
         self.seats = [Seat(self, s) for s in range(len(tokens))]
         self.results = results
         self.phase = "lobby"
-        self.top = ""
-        self.color: str | None = None
-        self.turn = 0
-        self.pending: dict[str, Any] | None = None
-        self.drawn = ""
         self.desync = False
         self.errors: list[str] = []
         self.target: int | None = None
@@ -162,22 +155,12 @@ class BenchRoom:
         self.done = asyncio.Event()
 
     def from_state(self, state: dict[str, Any]) -> None:
-        self.phase, self.top, self.color = state["phase"], state["top"] or "", state["color"]
-        self.turn, self.pending = state["turn"] or 0, state["pending"]
+        self.phase = state["phase"]
         self.desync = False
 
     def on_public(self, event: dict[str, Any]) -> None:
-        kind = event["kind"]
-        if kind in ("played", "first_card"):
-            self.top, self.color = event["card"], event["color"]
-        elif kind == "color_chosen":
-            self.color = event["color"]
-        elif kind == "turn":
-            self.turn, self.pending = event["seat"], event.get("pending")
-        elif kind in ("round_over", "match_over"):
-            self.phase = kind
-        elif kind == "round_started":
-            self.desync = True  # the first turn is not an event: ask for a state
+        if event["kind"] in ("round_over", "match_over"):
+            self.phase = event["kind"]
 
     def arrived(self, seat: Seat, seq: int, now: float) -> None:
         if self.target is not None and seq >= self.target and seat.seat not in self.got:
@@ -194,24 +177,22 @@ class BenchRoom:
     def next_move(self) -> tuple[Seat, dict[str, Any]] | None:
         if self.phase in ("round_over", "match_over", "lobby"):
             return self.seats[0], {"type": "next_round" if self.phase == "round_over" else "start"}
-        pending = self.pending
-        actor = self.seats[pending["seat"] if pending else self.turn]
-        if pending is not None:
-            if pending["kind"] == "choose_color":
-                return actor, {"type": "choose_color", "color": "R"}
-            if pending["kind"] == "play_drawn":
-                return actor, self._play(actor, self.drawn)
-            return None
-        for card in actor.hand:
-            if playable(card, self.top, self.color):
-                return actor, self._play(actor, card)
-        return actor, {"type": "draw"}
+        for kind in TURN_ACTIONS:
+            for seat in self.seats:
+                move = next((m for m in seat.legal if m["type"] == kind), None)
+                if move is not None:
+                    return seat, self._complete(seat, move)
+        return None
 
     @staticmethod
-    def _play(actor: Seat, card: str) -> dict[str, Any]:
-        move: dict[str, Any] = {"type": "play", "card": card, "uno": len(actor.hand) == 2}
-        if card.startswith("W"):
+    def _complete(actor: Seat, move: dict[str, Any]) -> dict[str, Any]:
+        """A legal move as sent: a color for a wild or a color choice, UNO with the
+        second-to-last card."""
+        move = dict(move)
+        if move["type"] == "choose_color" or move.get("card", "").startswith("W"):
             move["color"] = "R"
+        if move["type"] == "play":
+            move["uno"] = actor.hand_size == 2
         return move
 
     async def drive(self, interval: float, until: float, jitter: float = THINK_JITTER) -> None:
@@ -397,9 +378,11 @@ def quantile_ms(ordered: list[float], q: float) -> float:
 
 
 def _bare_move(table: BenchRoom) -> Any:
+    turns = itertools.count(1)
+
     def move() -> tuple[Seat, dict[str, Any]]:
-        table.turn = (table.turn + 1) % len(table.seats)
-        return table.seats[table.turn], {"type": "play", "card": "R7", "color": "R"}
+        turn = next(turns) % len(table.seats)
+        return table.seats[turn], {"type": "play", "card": "R7", "color": "R"}
     return move
 
 

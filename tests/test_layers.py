@@ -109,7 +109,7 @@ def test_no_import_circle_in_the_app() -> None:
         state[name] = 1
         for target in sorted(graph[name]):
             if state.get(target) == 1:
-                circle = path[path.index(target):] + [target]
+                circle = [*path[path.index(target):], target]
                 raise AssertionError("import circle: " + " -> ".join(circle))
             if target not in state:
                 visit(target, [*path, target])

@@ -37,6 +37,7 @@ from app.engine.commands import (
     Give,
     Keep,
     NextRound,
+    Pass,
     Play,
     Slap,
 )
@@ -72,9 +73,10 @@ class PlayMsg(_Message):
     color: ColorField | None = None
     target: Seat | None = None
     uno: StrictBool = False
+    more: Annotated[list[CardField], Field(max_length=12)] = []  # H-MULTI: the cards after
 
     def command(self) -> ClientCommand:
-        return Play(self.card, self.color, self.target, self.uno)
+        return Play(self.card, self.color, self.target, self.uno, tuple(self.more))
 
 
 class CatchMsg(_Message):
@@ -144,6 +146,7 @@ class KickMsg(_Message):
 
 _SIMPLE: dict[str, ClientCommand | None] = {
     "draw": Draw(),
+    "pass": Pass(),
     "keep": Keep(),
     "uno": CallUno(),
     "challenge": Challenge(),
@@ -161,8 +164,8 @@ _SIMPLE: dict[str, ClientCommand | None] = {
 class SimpleMsg(_Message):
     """A message with nothing but its type (and ``id``, ``seq``)."""
 
-    type: Literal["draw", "keep", "uno", "challenge", "accept", "slap", "next_round", "start",
-                  "leave", "rematch", "sync", "ping"]
+    type: Literal["draw", "pass", "keep", "uno", "challenge", "accept", "slap", "next_round",
+                  "start", "leave", "rematch", "sync", "ping"]
 
     def command(self) -> ClientCommand | None:
         return _SIMPLE[self.type]

@@ -77,7 +77,7 @@ async def create_room(
         preset_name=body.preset,
         rules=body.rules,
         public=body.public,
-        max_players=body.max_players,
+        max_players=body.max_players,  # None: 10, or 4 for teams
         seed=body.seed,
         deal=None if body.deal is None else body.deal.model_dump(),
         player_key=body.player_key,

@@ -30,7 +30,8 @@ class CreateRoom(_Body):
     preset: SafeText | None = Field(None, description="official, house, seeded or party")
     rules: PlainRules | None = Field(None, description="single toggles (RULES.md keys)")
     public: StrictBool = True
-    max_players: Annotated[StrictInt, Field(ge=2, le=10)] = 10
+    max_players: Annotated[StrictInt, Field(ge=2, le=10)] | None = Field(
+        None, description="seats (default 10; 4 under H-TEAMS)")
     seed: Annotated[StrictInt, Field(ge=0, le=2**53)] | None = Field(
         None, description="makes every shuffle of the room reproducible")
     deal: RiggedDeal | None = Field(None, description="UNO_TESTING only: a rigged first deal")

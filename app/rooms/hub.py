@@ -57,11 +57,18 @@ def event_frame(seq: int, event: dict[str, Any], legal: list[dict[str, Any]] | N
     return compact_json({"type": "event", "seq": seq, "event": event, "legal": legal})
 
 
-def encode_event(seq: int, event: Event) -> EncodedEvent:
+def encode_event(seq: int, event: Event,
+                 legal: dict[int, list[dict[str, Any]]] | None = None) -> EncodedEvent:
+    """The event's frames: the public one, and one for each seat with a private part or (the
+    last event of a command) a new list of legal moves (O-LEGAL)."""
     private = event.private or {}
+    seats = [seat for seat, part in private.items() if part]
+    if legal:
+        seats += [seat for seat in legal if seat not in seats]
     return (seq, event_frame(seq, event.for_viewer(None)),
-            tuple((seat, event_frame(seq, event.for_viewer(seat)))
-                  for seat, part in private.items() if part))
+            tuple((seat, event_frame(seq, event.for_viewer(seat),
+                                      legal.get(seat) if legal else None))
+                  for seat in seats))
 
 
 def frame_for(event: EncodedEvent, seat: int | None) -> str:

@@ -38,6 +38,7 @@ class Journal:
         self._snapshot_every = settings.snapshot_every
         self._history: deque[EncodedEvent] = deque(history or (), settings.keep_events)
         self._since_snapshot = 0
+        self._legal: dict[int, list[dict[str, Any]]] = {}  # each person's moves, as last sent
 
     async def commit(self, state: RoomState, seat: int | None, command: dict[str, Any],
                      events: list[Event], now: int, meta_changed: bool = False,
@@ -55,6 +56,9 @@ class Journal:
                                  state.meta.to_dict() if meta_changed else None)
         METRICS.commits.observe(time.perf_counter() - storing)
         encoded = [encode_event(seq, event) for seq, event in stamped]
+        legal = self._legal_changes(state)
+        if legal and stamped:  # the new lists ride on the command's last event
+            encoded[-1] = encode_event(*stamped[-1], legal)
         self._history.extend(encoded)
         if encoded:  # one message for the commit: fewer to send, pass on and read everywhere
             await self._bus.publish(self._topic, to_wire(Events(encoded)))
@@ -69,6 +73,19 @@ class Journal:
         ):
             await self._store.save_snapshot(self.code, self.seq, state.game.snapshot())
             self._since_snapshot = 0
+
+    def _legal_changes(self, state: RoomState) -> dict[int, list[dict[str, Any]]]:
+        """O-LEGAL: the seats (people, not bots) whose legal moves changed, with the new lists."""
+        game = state.game
+        playing = game is not None and state.playing
+        changes: dict[int, list[dict[str, Any]]] = {}
+        for seat, info in enumerate(state.meta.seats):
+            if info.bot:
+                continue
+            legal = game.legal_wire(seat) if playing and game is not None else []
+            if legal != self._legal.get(seat, []):
+                changes[seat] = self._legal[seat] = legal
+        return changes
 
     async def publish(self, control: Control) -> None:
         await self._bus.publish(self._topic, to_wire(control))

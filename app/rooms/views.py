@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from app.engine import Game
+from app.engine.view import lobby_view
 
 from .meta import LOBBY, RoomMeta
 
@@ -24,33 +25,15 @@ def state_view(
     meta: RoomMeta, game: Game | None, seat: int | None, seq: int, now_ms: int | None = None,
     spectators: int = 0,
 ) -> dict[str, Any]:
-    """PROTOCOL.md's state view for ``seat`` (None: a spectator). Only ``game.view`` reads hands.
+    """PROTOCOL.md's state view for ``seat`` (None: a spectator): the engine's view (its lobby
+    view before a match: the same keys) plus the room's own parts. Only the engine reads hands.
 
     ``now_ms``: the room's clock now (default: the wall clock, which rooms run on)."""
+    now = server_now_ms() if now_ms is None else now_ms
     if game is None or meta.phase == LOBBY:
-        view: dict[str, Any] = {
-            "phase": LOBBY,
-            "round": 0,
-            "dealer": None,
-            "seats": [
-                {"seat": s, "cards": 0, "uno": False, "score": 0, "round_wins": 0, "out": False}
-                for s in range(len(meta.seats))
-            ],
-            "you": None if seat is None else {"seat": seat, "hand": []},
-            "turn": None,
-            "direction": 1,
-            "top": None,
-            "color": None,
-            "draw_pile": 0,
-            "discard_pile": 0,
-            "pending": None,
-            "catchable": [],
-            "deadline_ms": None,
-            "last_round": None,
-            "result": None,
-        }
+        view = lobby_view(len(meta.seats), bool(meta.rules.get("teams")), seat)
     else:
-        view = game.view(seat)
+        view = game.view(seat, now)
     names = meta.public_seats()
     for entry in view["seats"]:
         entry.update(names[entry["seat"]])
@@ -64,7 +47,7 @@ def state_view(
         public=meta.public,
         max_players=meta.max_players,
         spectators=spectators,
-        now_ms=server_now_ms() if now_ms is None else now_ms,
+        now_ms=now,
     )
     return view
 

@@ -8,41 +8,33 @@ from typing import Any
 from .client import Client, Frame
 
 
-def playable(card: str, top: str, color: str | None) -> bool:
-    if card.startswith("W"):
-        return True
-    if color is not None and card[0] == color:
-        return True
-    return not top.startswith("W") and card[1:] == top[1:]
+TURN_ACTIONS = frozenset({"accept", "choose_color", "play", "keep", "draw"})
 
 
 def decide(state: Frame, avoid: frozenset[str] = frozenset(), call_uno: bool = True
            ) -> dict[str, Any] | None:
-    """The move for this viewer now, or None. Never plays a card in ``avoid``."""
-    me = state["you"]["seat"]
-    hand: list[str] = state["you"]["hand"]
-    pending = state["pending"]
+    """The move for this viewer now, or None: the first of its legal moves (O-LEGAL: the
+    server's list, no rule guessed here) that acts on its own turn, never a card in ``avoid``.
+    Accepts a Wild Draw Four, colors wilds red, calls UNO with its second-to-last card."""
     if state["phase"] != "playing":
         return None
-    if pending is not None:
-        if pending["seat"] != me:
-            return None
-        if pending["kind"] == "challenge":
-            return {"type": "accept"}
-        if pending["kind"] == "choose_color":
-            return {"type": "choose_color", "color": "R"}
-        if pending["kind"] == "play_drawn":
-            card = pending["card"]
-            if card in avoid:
-                return {"type": "keep"}
-            return _play(card, len(hand), call_uno)
-        return None
-    if state["turn"] != me:
-        return None
-    for card in hand:
-        if card not in avoid and playable(card, state["top"], state["color"]):
-            return _play(card, len(hand), call_uno)
-    return {"type": "draw"}
+    me = state["you"]["seat"]
+    pending = state["pending"]
+    if (pending["seat"] if pending is not None else state["turn"]) != me:
+        return None  # no jump-ins: only the turn's own moves
+    legal = [move for move in state["you"]["legal"] if move["type"] in TURN_ACTIONS]
+    types = {move["type"] for move in legal}
+    if "accept" in types:
+        return {"type": "accept"}
+    if "choose_color" in types:
+        return {"type": "choose_color", "color": "R"}
+    for move in legal:
+        if move["type"] == "play" and move["card"] not in avoid:
+            return _play(move["card"], len(state["you"]["hand"]), call_uno)
+    for kind in ("keep", "draw"):
+        if kind in types:
+            return {"type": kind}
+    return None
 
 
 def _play(card: str, hand_size: int, call_uno: bool) -> dict[str, Any]:

@@ -192,15 +192,19 @@ async def test_bad_json_gets_bad_message_and_the_socket_stays_open(
     await table.close()
 
 
-async def test_spectators_may_only_watch(live_server: ServerProcess) -> None:
+async def test_spectators_may_only_watch_chat_among_themselves_and_react(
+    live_server: ServerProcess,
+) -> None:
     table = await make_table(live_server, ["Ann", "Bob"], seed=1, rules=NO_TIMER)
     await table.players[0].ok("start")
     watcher = await connect(live_server, table.code)
-    commands: list[tuple[str, dict[str, Any]]] = [("draw", {}), ("chat", {"text": "hi"}),
-                                                  ("start", {})]
+    commands: list[tuple[str, dict[str, Any]]] = [("draw", {}), ("start", {}), ("uno", {}),
+                                                  ("leave", {})]
     for kind, fields in commands:
         answer = await watcher.cmd(kind, **fields)
         assert answer["code"] == "forbidden"
+    await watcher.ok("chat", text="hi")  # to the other spectators (tests/rooms/test_audience.py)
+    await watcher.ok("react", emoji="👀")
     await watcher.close()
     await table.close()
 

@@ -326,4 +326,5 @@ export const en = {
   "close.4400": "The link to this table is damaged. Open the room again from the lobby.",
   "close.4503": "Too many connections from your network. Close a few tabs, then reload.",
   "close.4509": "This table has as many spectators as it can take. Try again later.",
+  "error.must_play": "You hold a card you can play: play it instead of drawing.",
 };

@@ -1,0 +1,54 @@
+"""O-LEGAL over real sockets: each seat's state carries what it may send now, every frame after
+which that list changed carries the new one, spectators never get one, and H-NOHINTS lists no
+plays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.rooms.client import connect, make_table
+from tests.rooms.test_commands import deal
+from tests.server_fixture import ServerProcess
+
+HANDS = [["R1", "R2", "B7", "W"], ["G3", "G4", "Y8", "R9", "Y9"]]
+
+
+def plays(legal: list[dict[str, Any]]) -> set[str]:
+    return {move["card"] for move in legal if move["type"] == "play"}
+
+
+async def test_each_seat_is_told_its_legal_moves_and_every_change_of_them(
+    live_server: ServerProcess,
+) -> None:
+    table = await make_table(live_server, ["Ann", "Bob"], seed=3, rules={"turn_seconds": 0},
+                             deal=deal(HANDS, discard="R5"))
+    ann, bob = table.players
+    watcher = await connect(live_server, table.code)
+    await watcher.wait_for(lambda f: f["type"] == "state")
+    assert (await ann.state())["you"]["legal"] == []  # nothing to do in the lobby
+    await ann.ok("start")
+    state = await ann.state()
+    assert plays(state["you"]["legal"]) == {"R1", "R2", "W"}  # T-MATCH, told by the server
+    assert {"type": "draw"} in state["you"]["legal"]
+    assert {m["type"] for m in (await bob.state())["you"]["legal"]} <= {"play"}  # not his turn
+    await ann.ok("play", card="R2")
+    told = await bob.wait_for(lambda f: f.get("type") == "event" and "legal" in f)
+    assert plays(told["legal"]) == {"R9"} and {"type": "draw"} in told["legal"]
+    # The same frame (the command's last event) tells Ann she has nothing left to do.
+    cleared = await ann.wait_for(lambda f: f.get("seq") == told["seq"])
+    assert cleared["legal"] == []
+    assert not any("legal" in f for f in watcher.frames)
+    await watcher.close()
+    await table.close()
+
+
+async def test_h_nohints_the_server_lists_no_plays(live_server: ServerProcess) -> None:
+    table = await make_table(live_server, ["Ann", "Bob"], seed=3,
+                             rules={"turn_seconds": 0, "no_hints": True},
+                             deal=deal(HANDS, discard="R5"))
+    ann = table.players[0]
+    await ann.ok("start")
+    legal = (await ann.state())["you"]["legal"]
+    assert plays(legal) == set() and {"type": "draw"} in legal
+    await ann.ok("play", card="R2")  # still playable: only the hints are gone
+    await table.close()
