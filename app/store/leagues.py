@@ -160,6 +160,12 @@ async def add_league_results(
     ).all()
     places = result["places"]
     losers = set(result.get("losers", []))
+    # H-TEAMS (``teams``: each team's seats): a round won by a partner is the team's, so each
+    # partner's.
+    side = list(range(len(places)))
+    for team, members in enumerate(result.get("teams") or ()):
+        for member in members:
+            side[member] = -1 - team
     lines = []
     for seat, player_id, left_after in seats:
         counted = [
@@ -179,7 +185,7 @@ async def add_league_results(
                 "lost": lost,
                 "left": left,
                 "rounds": len(counted),
-                "rounds_won": sum(1 for h in counted if h.winner == seat),
+                "rounds_won": sum(1 for h in counted if side[h.winner] == side[seat]),
                 "points": sum(h.points for h in counted),
             }
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -103,6 +103,9 @@ async def match_view(conn: AsyncConnection, match_id: int) -> dict[str, Any] | N
     totals = rounds[-1]["totals"] if rounds else [0] * m.seats
     ended = m.status != RUNNING
     players = [_seat_dict(s) for s in seats]
+    teams = ([[s for s in range(m.seats) if s % 2 == team] for team in (0, 1)]
+             if (m.rules or {}).get("teams") else None)
+    final = cast(list[int], m.result["scores"] if m.result else totals)
     return {
         "id": m.id,
         "status": m.status,
@@ -115,7 +118,10 @@ async def match_view(conn: AsyncConnection, match_id: int) -> dict[str, Any] | N
         "ended_at": iso(m.ended_at),
         "players": players,
         "rounds": rounds,
-        "totals": m.result["scores"] if m.result else totals,
+        "totals": final,
+        # H-TEAMS: each team's seats (partners sit opposite) and the two teams' totals.
+        "teams": teams,
+        "team_scores": None if teams is None else [final[0], final[1]],
         "winners": m.winners,
         "winner_names": [players[s]["name"] for s in m.winners or []],
         "result": m.result,
