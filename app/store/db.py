@@ -24,6 +24,8 @@ import asyncio
 import contextlib
 import fcntl
 import os
+import sqlite3
+import threading
 import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -40,6 +42,8 @@ from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 T = TypeVar("T")
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+# How often a SQLite file's WAL is checkpointed, in the background: a commit never does it.
+CHECKPOINT_SECONDS = 1.0
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 # pg_advisory_xact_lock key: a constant the app uses for nothing else ("UNOMIG" in ASCII).
 MIGRATION_LOCK_KEY = 0x554E4F4D4947
@@ -80,6 +84,7 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     event.listen(engine.sync_engine, "begin", _sqlite_on_begin)
     if _sqlite_lock_path(url) is not None:
         _WRITERS[engine] = SqliteWriter(url)
+        event.listen(engine.sync_engine, "connect", _no_autocheckpoint)
     return engine
 
 
@@ -93,6 +98,12 @@ class SqliteWriter:
 
     The caller holds the async engine's connection meanwhile (``async with engine.connect()``),
     so the two connections never write at the same time.
+
+    No connection checkpoints the WAL as it commits (``wal_autocheckpoint=0``): SQLite's
+    automatic checkpoint runs inside the commit that crosses 1,000 pages, with its fsyncs, and
+    every room's append waiting in the group commit waited for it. A thread of its own runs a
+    PASSIVE checkpoint every ``CHECKPOINT_SECONDS`` instead, on a connection of its own, which
+    never holds up a writer.
     """
 
     def __init__(self, url: str) -> None:
@@ -100,8 +111,26 @@ class SqliteWriter:
             make_url(url).set(drivername="sqlite+pysqlite"), pool_size=1, max_overflow=0
         )
         event.listen(self.engine, "connect", _sqlite_on_connect)
+        event.listen(self.engine, "connect", _no_autocheckpoint)
         event.listen(self.engine, "begin", _sqlite_on_begin)
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        self._database = str(make_url(url).database)
+        self._stop = threading.Event()
+        self.checkpoints = 0  # background checkpoints done (tests)
+        self._checkpointer = threading.Thread(target=self._checkpoint_loop,
+                                              name="sqlite-checkpoints", daemon=True)
+        self._checkpointer.start()
+
+    def _checkpoint_loop(self) -> None:
+        connection = sqlite3.connect(self._database, check_same_thread=False)
+        try:
+            connection.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            while not self._stop.wait(CHECKPOINT_SECONDS):
+                with contextlib.suppress(sqlite3.Error):  # busy, or the file went: next time
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    self.checkpoints += 1
+        finally:
+            connection.close()
 
     async def run(self, work: Callable[[Connection], T]) -> T:
         loop = asyncio.get_running_loop()
@@ -112,6 +141,8 @@ class SqliteWriter:
             return work(conn)
 
     def close(self) -> None:
+        self._stop.set()
+        self._checkpointer.join()
         self._thread.submit(self.engine.dispose).result()  # on the thread that opened it
         self._thread.shutdown()
 
@@ -145,6 +176,13 @@ def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _no_autocheckpoint(dbapi_connection: Any, _record: Any) -> None:
+    """The WAL is checkpointed by SqliteWriter's own thread, never inside a commit."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
 
 

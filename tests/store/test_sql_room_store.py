@@ -11,7 +11,14 @@ from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store.base import RoomRecord, RoomStore
-from app.store.db import create_engine, dispose_engine, migrate_engine, sqlite_writer
+from app.store.db import (
+    CHECKPOINT_SECONDS,
+    create_engine,
+    dispose_engine,
+    migrate,
+    migrate_engine,
+    sqlite_writer,
+)
 from app.store.errors import DuplicateRecord, RoomExists, UnknownRoom
 from app.store.sql import SqlRoomStore
 from tests.store.conftest import fresh_url
@@ -320,5 +327,36 @@ async def test_on_postgres_a_stuck_room_does_not_hold_up_the_others(
         for code in ("STUCK", "FREE"):
             loaded = await store.load_room(code)
             assert loaded is not None and loaded.records == [record(1)]
+    finally:
+        await dispose_engine(engine)
+
+
+async def test_a_sqlite_commit_never_checkpoints_the_wal_the_writers_thread_does(
+    tmp_path: Path,
+) -> None:
+    """SQLite's automatic checkpoint ran inside the commit that crossed 1,000 WAL pages, and
+    every append waiting in that group commit waited for its fsyncs: a stall for every room.
+    Commits leave the WAL to a background PASSIVE checkpoint, which keeps it from growing."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'wal.db'}"
+    await migrate(url)
+    engine = create_engine(url)
+    try:
+        writer = sqlite_writer(engine)
+        assert writer is not None
+        with writer.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+        async with engine.connect() as conn:
+            assert (await conn.exec_driver_sql("PRAGMA wal_autocheckpoint")).scalar() == 0
+        store = SqlRoomStore(engine)
+        await store.create_room("WALS", {})
+        big = {"kind": "chat", "public": {"text": "x" * 3000}, "private": {}, "seq": 0}
+        for seq in range(1, 1500):  # about 5 MB of WAL: past 1,000 pages
+            await store.append("WALS", RoomRecord(seq, 0, {"type": "chat"}, 0,
+                                                  [{**big, "seq": seq}]), None)
+        checkpoints = writer.checkpoints
+        await asyncio.sleep(CHECKPOINT_SECONDS * 2.5)
+        assert writer.checkpoints > checkpoints  # the background thread keeps at it
+        stored = await store.load_room("WALS")
+        assert stored is not None and len(stored.records) == 1499
     finally:
         await dispose_engine(engine)
