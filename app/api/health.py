@@ -8,6 +8,7 @@ import logging
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse
 
+from app.engine import COMPILED
 from app.rooms.metrics import METRICS
 
 from .deps import ServicesDep
@@ -18,7 +19,8 @@ log = logging.getLogger("uno.api")
 
 @router.get("/healthz")
 async def healthz() -> dict[str, str]:
-    return {"status": "ok"}
+    """The process is up; ``engine`` says which build of the rules engine it runs."""
+    return {"status": "ok", "engine": "compiled" if COMPILED else "sources"}
 
 
 @router.get("/readyz")

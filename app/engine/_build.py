@@ -64,9 +64,25 @@ def check(dest: Path) -> None:
         raise SystemExit(f"{dest}: app.engine does not load as the compiled build")
 
 
+def cached(base: Path) -> Path:
+    """The build of the current sources under ``base`` (``base/DIGEST``), built if missing."""
+    dest = base.resolve() / digest()
+    if not (dest / "done").exists():
+        if dest.exists():
+            shutil.rmtree(dest)  # a build that stopped halfway
+        build(dest)
+        (dest / "done").write_text(digest())
+    return dest
+
+
 def main() -> None:
+    """``python -m app.engine._build DEST``: build into DEST. ``--cached BASE``: the build of
+    the current sources under BASE (built once per change of the sources); prints its path."""
+    if len(sys.argv) == 3 and sys.argv[1] == "--cached":
+        print(cached(Path(sys.argv[2])))
+        return
     if len(sys.argv) != 2:
-        raise SystemExit("usage: python -m app.engine._build DEST")
+        raise SystemExit("usage: python -m app.engine._build DEST | --cached BASE")
     dest = Path(sys.argv[1]).resolve()
     build(dest)
     print(f"compiled engine in {dest}")

@@ -77,13 +77,18 @@ def _play(cwd: Path) -> list[str]:
     return done.stdout.split()
 
 
-@pytest.mark.slow
-def test_the_compiled_engine_plays_exactly_like_the_source(tmp_path: Path) -> None:
+def compiled_build() -> Path:
+    """The compiled engine of the current sources, in scripts/serve.sh's cache (built once)."""
     compiler = shutil.which((sysconfig.get_config_var("CC") or "cc").split()[0])
     if compiler is None or not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
         pytest.skip("no C compiler or Python headers to build the compiled engine with")
-    _build.build(tmp_path)
+    return _build.cached(ROOT / ".venv" / "engine-build")
+
+
+@pytest.mark.slow
+def test_the_compiled_engine_plays_exactly_like_the_source() -> None:
+    build = compiled_build()
     source = _play(ROOT)
-    compiled = _play(tmp_path)
+    compiled = _play(build)
     assert source[0] == "False" and compiled[0] == "True"
     assert compiled[1] == source[1]

@@ -7,7 +7,6 @@ from typing import Any
 
 from .client import Client, Frame
 
-
 TURN_ACTIONS = frozenset({"accept", "choose_color", "play", "keep", "draw"})
 
 
