@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.test_compiled import compiled_build
 from tests import server_fixture
+from tests.engine.test_compiled import compiled_build
 
 ROOT = Path(__file__).resolve().parent.parent
 
