@@ -74,7 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                 placement=cluster.placement if cluster is not None else None,
                                 spectators=hub.spectators)
         if cluster is not None:
-            cluster.attach(registry, hub)
+            await cluster.attach(registry, hub)
         application.state.services = build_services(settings, store, bus, registry, hub)
         recovered = await registry.recover()
         log.info("serving; %d rooms recovered from the store", recovered)

@@ -28,6 +28,8 @@ from app.rooms.registry import RoomRegistry
 from app.store.base import RoomStore
 from app.store.guarded import GuardedStore
 
+from .calls import worker_topic
+from .deaths import DeathWatch
 from .forwarding import Forwarder
 from .leased_bus import LeasedBus
 from .leases import Ownership
@@ -49,10 +51,12 @@ class Cluster:
     sweep_seconds: float
     forwarder: Forwarder | None = None
     sweep: Sweep | None = None
+    deaths: DeathWatch | None = None
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
-    def attach(self, registry: RoomRegistry, hub: Hub) -> None:
-        """Start serving ``registry``'s rooms with the other workers."""
+    async def attach(self, registry: RoomRegistry, hub: Hub) -> None:
+        """Start serving ``registry``'s rooms with the other workers: listen on this worker's
+        topic, then register it (the others watch it from then on, ``deaths``)."""
 
         async def lease_lost(code: str) -> None:
             await registry.drop(code)
@@ -66,8 +70,26 @@ class Cluster:
         placement.running_here = registry.running_here
         hub.on_moved.append(forwarder.forget_owner)
         forwarder.start()
-        self.sweep = Sweep(registry, hub, self.ownership, placement.listing, self.sweep_seconds)
-        self._tasks.append(asyncio.create_task(self.sweep.run(), name="takeover sweep"))
+        sweep = self.sweep = Sweep(registry, hub, self.ownership, placement.listing,
+                                   self.sweep_seconds)
+
+        async def died(worker: str) -> None:
+            forwarder.worker_died(worker)
+            await sweep.sweep(dead=frozenset({worker}))
+
+        deaths = self.deaths = DeathWatch(self.redis, self.ownership.worker, died)
+        forwarder.dead = deaths.dead
+        await self.redis.ready(worker_topic(self.ownership.worker))
+        await self.redis.keys.register_worker(self.ownership.worker)
+
+        def back_from_an_outage() -> None:  # Redis may have lost the registration with its data
+            deaths.resume()
+            self._tasks.append(asyncio.create_task(
+                self.redis.keys.register_worker(self.ownership.worker)))
+
+        self.redis.on_reconnect.append(back_from_an_outage)
+        self._tasks.append(asyncio.create_task(sweep.run(), name="takeover sweep"))
+        self._tasks.append(asyncio.create_task(deaths.run(), name="death watch"))
 
     async def close(self, registry: RoomRegistry) -> None:
         """Stop: this worker's rooms are handed over now, not after their leases' TTL, and
@@ -76,6 +98,8 @@ class Cluster:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        with contextlib.suppress(Exception):  # the others would notice it gone in any case
+            await self.redis.keys.unregister_worker(self.ownership.worker)
         if self.forwarder is not None:
             await self.forwarder.close()
         owned = list(registry.rooms)

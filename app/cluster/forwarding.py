@@ -102,7 +102,8 @@ class Forwarder:
         self.registry = registry
         self.worker = ownership.worker
         self._ids = itertools.count(1)
-        self._calls: dict[int, asyncio.Future[Reply]] = {}
+        self._calls: dict[int, tuple[str, asyncio.Future[Reply]]] = {}  # call -> (owner, answer)
+        self.dead: set[str] = set()  # workers taken for dead (``DeathWatch.dead``)
         self._remote: dict[tuple[str, str], RemoteViewer] = {}  # owner side
         self._local: dict[str, Viewer] = {}  # socket side: conn id -> socket
         self._keys: dict[int, str] = {}  # socket side: id(socket) -> conn id
@@ -120,7 +121,6 @@ class Forwarder:
         bus.track_interest()
         self.ownership.on_release.append(lambda code: bus.forget(room_topic(code)))
         self.redis.on_reconnect.append(self.resume_remote_sockets)
-        self._spawn(self._watch_socket_workers())
 
     def resume_remote_sockets(self) -> None:
         """This worker's listener lost Redis for a while: events of rooms run elsewhere, and a
@@ -161,7 +161,7 @@ class Forwarder:
             raise RoomUnavailable(MOVING)
         call = next(self._ids)
         answer: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-        self._calls[call] = answer
+        self._calls[call] = (owner, answer)
         try:
             # The send too: a Redis that froze (no error, no answer) must not hang the move.
             async with asyncio.timeout(self.call_seconds):
@@ -172,6 +172,9 @@ class Forwarder:
             self._owners.pop(code, None)
             self._spawn(self._take_over(code))
             raise RoomUnavailable("the room's worker does not answer; reconnect") from None
+        except RoomUnavailable:  # the owner died meanwhile (``worker_died``)
+            self._spawn(self._take_over(code))
+            raise
         finally:
             self._calls.pop(call, None)
         if reply.error is not None:
@@ -187,6 +190,9 @@ class Forwarder:
             return cached[0]
         looked_up = time.monotonic()
         holder = await self.redis.keys.lease_holder(lease_key(code))
+        if holder is not None and holder[0] in self.dead:  # its lease outlived it: break it
+            await self.redis.keys.release(lease_key(code), holder[0])
+            holder = None
         if holder is None or holder[0] == self.worker:
             self._owners.pop(code, None)
             return None
@@ -213,40 +219,33 @@ class Forwarder:
 
     # -- owner side --------------------------------------------------------------------------------
 
-    async def _watch_socket_workers(self) -> None:
-        """A worker that dies takes its sockets with it but cannot forward their disconnects:
-        its players would look connected for good (no bot for them, the room never idle).
-        Every call timeout, the workers holding sockets of rooms run here are checked."""
-        while True:
-            await asyncio.sleep(self.call_seconds)
-            try:
-                await self.drop_sockets_of_dead_workers()
-            except Exception as exc:  # Redis away: the next round tries again
-                log.warning("checking the workers that hold sockets failed: %r", exc)
-
-    async def drop_sockets_of_dead_workers(self) -> int:
-        workers = sorted({worker for worker, _conn in self._remote})
-        if not workers:
-            return 0
-        alive = await self.redis.listening([worker_topic(w) for w in workers])
-        dead = {worker for worker, up in zip(workers, alive, strict=True) if not up}
+    def worker_died(self, worker: str) -> int:
+        """``worker`` is dead (``DeathWatch``): the calls waiting on it fail now (their sockets
+        reconnect), and the sockets it held for rooms run here are gone: it cannot forward
+        their disconnects, and its players would look connected for good (no bot for them,
+        the room never idle). The number of its sockets dropped."""
+        self._owners = {code: owner for code, owner in self._owners.items()
+                        if owner[0] != worker}
+        for owner, answer in list(self._calls.values()):
+            if owner == worker and not answer.done():
+                answer.set_exception(RoomUnavailable("the room's worker is gone; reconnect"))
         dropped = 0
-        for key in [k for k in self._remote if k[0] in dead]:
+        for key in [k for k in self._remote if k[0] == worker]:
             viewer = self._remote.pop(key)
             room = self.registry.local(viewer.code)
             if room is not None:
                 room.disconnect(viewer)
                 dropped += 1
         if dropped:
-            log.info("worker(s) %s gone: %d of their sockets disconnected", sorted(dead), dropped)
+            log.info("worker %s gone: %d of its sockets disconnected", worker, dropped)
         return dropped
 
     def _on_message(self, data: dict[str, Any]) -> None:
         match from_wire(data):
             case Reply(call) as reply:
-                answer = self._calls.get(call)
-                if answer is not None and not answer.done():
-                    answer.set_result(reply)
+                waiting = self._calls.get(call)
+                if waiting is not None and not waiting[1].done():
+                    waiting[1].set_result(reply)
             case Call(_call, sender, code, request) as call:
                 if not isinstance(request, DisconnectCall):
                     # Before the room sees the call: its events from now on go to Redis too.

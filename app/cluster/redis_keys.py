@@ -163,6 +163,18 @@ class RedisKeys:
         keys = [f"{self._prefix}worker:{name}"]
         return bool(await self._claim_name(keys=keys, args=[instance, _ms(ttl_seconds)]))
 
+    async def register_worker(self, name: str) -> None:
+        """``name`` serves now, its topic listened to (``workers``)."""
+        await self._redis.sadd(f"{self._prefix}workers", name)
+
+    async def unregister_worker(self, name: str) -> None:
+        await self._redis.srem(f"{self._prefix}workers", name)
+
+    async def workers(self) -> list[str]:
+        """The workers registered: serving, or dead and not yet noticed (DeathWatch)."""
+        names = await self._redis.smembers(f"{self._prefix}workers")
+        return sorted(n.decode() if isinstance(n, bytes) else str(n) for n in names)
+
     async def release_name(self, name: str, instance: str) -> None:
         await self._release_name(keys=[f"{self._prefix}worker:{name}"], args=[instance])
 

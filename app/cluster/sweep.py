@@ -43,10 +43,10 @@ class Sweep:
             except Exception as exc:  # the store or Redis away: try again next time
                 log.warning("takeover sweep failed (%r)", exc)
 
-    async def sweep(self) -> int:
-        """Take over every room in a match (not parked) whose lease nobody holds: lease first,
-        then the room rebuilt from its snapshot and the records since, as on failover.
-        The number of rooms taken."""
+    async def sweep(self, dead: frozenset[str] = frozenset()) -> int:
+        """Take over every room in a match (not parked) whose lease nobody holds, or a worker
+        in ``dead`` holds (its lease broken first): lease first, then the room rebuilt from
+        its snapshot and the records since, as on failover. The number of rooms taken."""
         registry = self.registry
         codes = [code for code in await registry.store.rooms_to_run()
                  if registry.local(code) is None and not registry.loading(code)]
@@ -55,7 +55,9 @@ class Sweep:
         holders = await self.ownership.keys.lease_holders([lease_key(code) for code in codes])
         taken = 0
         for code, holder in zip(codes, holders, strict=True):
-            if holder is not None:
+            if holder is not None and holder[0] in dead:
+                await self.ownership.keys.release(lease_key(code), holder[0])
+            elif holder is not None:
                 continue
             try:
                 await registry.get(code, known=True)
