@@ -41,9 +41,11 @@ def client_frame(opcode: int, payload: bytes) -> bytes:
 
 
 class LeanSocket(asyncio.Protocol):
-    def __init__(self, request: bytes, on_text: Callable[[str], None]) -> None:
+    def __init__(self, request: bytes, on_text: Callable[[str], None],
+                 on_close: Callable[[], None] | None = None) -> None:
         self.request = request  # the opening handshake
         self.on_text = on_text
+        self.on_close = on_close  # told once the connection is gone (after the handshake)
         self.open = False
         self.handshake: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._transport: asyncio.Transport | None = None
@@ -110,6 +112,10 @@ class LeanSocket(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.open = False
         self._fail(exc or ConnectionResetError("closed before the handshake"))
+        handshake = self.handshake
+        if (self.on_close is not None and handshake.done() and not handshake.cancelled()
+                and handshake.exception() is None):
+            self.on_close()
 
     def _write(self, data: bytes) -> None:
         if self._transport is not None and not self._transport.is_closing():
@@ -122,9 +128,10 @@ class LeanSocket(asyncio.Protocol):
             self._transport.close()
 
 
-async def connect(url: str, on_text: Callable[[str], None], timeout: float = 60) -> LeanSocket:
+async def connect(url: str, on_text: Callable[[str], None], timeout: float = 60,
+                  on_close: Callable[[], None] | None = None) -> LeanSocket:
     """Open a WebSocket to ``url`` (``ws://host:port/path?query``); ``on_text`` gets each text
-    frame the server sends, in order."""
+    frame the server sends, in order; ``on_close`` is told when the connection is gone."""
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     target = parts.path + (f"?{parts.query}" if parts.query else "")
@@ -134,7 +141,7 @@ async def connect(url: str, on_text: Callable[[str], None], timeout: float = 60)
                "Sec-WebSocket-Version: 13\r\n\r\n").encode()
     loop = asyncio.get_running_loop()
     async with asyncio.timeout(timeout):
-        _, socket = await loop.create_connection(lambda: LeanSocket(request, on_text),
-                                                 host, port)
+        _, socket = await loop.create_connection(
+            lambda: LeanSocket(request, on_text, on_close), host, port)
         await socket.handshake
     return socket

@@ -79,6 +79,10 @@ async def _serve(ws: WebSocket, services: Services, client: str, code: str,
     except RoomError as exc:
         await ws.close(Close.TRY_LATER, exc.message[:100])
         return
+    except Exception:  # the store or Redis failed: the client tries again
+        log.exception("room %s could not be loaded for a socket", code)
+        await ws.close(Close.TRY_LATER, "the room cannot be loaded now: try again")
+        return
     if room is None:
         unknown.hit(client)
         await ws.close(Close.UNKNOWN_ROOM, "unknown room")
@@ -98,6 +102,10 @@ async def _serve(ws: WebSocket, services: Services, client: str, code: str,
         except RoomError as exc:
             close = Close.BAD_TOKEN if exc.code == "bad_token" else Close.TRY_LATER
             await ws.close(close, exc.message[:100])
+            return
+        except Exception:  # Redis failed under the forwarded connect: try again
+            log.exception("room %s: a socket could not connect", room.code)
+            await ws.close(Close.TRY_LATER, "the room cannot be reached now: try again")
             return
         connected = True
         METRICS.sockets += 1

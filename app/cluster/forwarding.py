@@ -162,6 +162,8 @@ class Forwarder:
         call = next(self._ids)
         answer: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._calls[call] = (owner, answer)
+        if owner in self.dead:  # it died while it was being looked up: as ``worker_died``
+            answer.set_exception(RoomUnavailable("the room's worker is gone; reconnect"))
         try:
             # The send too: a Redis that froze (no error, no answer) must not hang the move.
             async with asyncio.timeout(self.call_seconds):

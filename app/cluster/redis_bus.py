@@ -57,6 +57,7 @@ log = logging.getLogger("uno.bus")
 _CONNECTION_ERRORS = (RedisConnectionError, RedisTimeoutError, OSError)
 
 _TRIES = 4  # a command to Redis and its retries
+POOL_CONNECTIONS = 64  # redis-py connections per worker (leases, scripts, listings)
 
 
 def command_timeout_for(lease_seconds: float) -> float:
@@ -83,14 +84,20 @@ class RedisBus:
         # froze (no error, no answer) must not hold a lease check, and the move behind it, for
         # good: each try gives up after ``command_timeout`` (every command here is idempotent).
         self._url = url
-        self._redis: redis.Redis = redis.Redis.from_url(
+        # A burst of commands (a storm of sockets reconnecting at once) waits for a pooled
+        # connection, within a try's timeout, instead of failing past the pool's size.
+        pool = redis.BlockingConnectionPool.from_url(
             url,
+            max_connections=POOL_CONNECTIONS,
+            timeout=command_timeout,
             socket_connect_timeout=2.0,
             socket_timeout=command_timeout,
             health_check_interval=10,
             retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), _TRIES - 1),
             retry_on_error=[RedisConnectionError, RedisTimeoutError, OSError],
         )
+        self._redis: redis.Redis = redis.Redis(connection_pool=pool)
+        self._redis.auto_close_connection_pool = True
         self._prefix = prefix
         self._backoff = (backoff_min, backoff_max)
         self._ping_seconds = ping_seconds  # a connection quiet this long is asked for a PONG
