@@ -361,7 +361,8 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each layout, taking turns; medians are reported")
-    parser.add_argument("--lease", type=float, default=5.0, help="UNO_LEASE_SECONDS (5: the default)")
+    parser.add_argument("--lease", type=float, default=5.0,
+                        help="UNO_LEASE_SECONDS (5: the default)")
     parser.add_argument("--database", default=POSTGRES)
     parser.add_argument("--redis", default=REDIS)
     parser.add_argument("--layouts", default="one,two",
