@@ -85,7 +85,7 @@ def test_refused_rules_are_explained_with_the_servers_words(
     page.get_by_label("Blank +10").check()  # needs the deck with blanks
     page.get_by_role("button", name="Create room").click()
     error = page.locator(".create .form-error")
-    expect(error).to_contain_text("Those rules are not valid.")
+    expect(error).to_contain_text("The rules of this room do not allow that.")
     expect(error).to_contain_text("blank_plus10")
     shot(page, "rules-refused")
     page.get_by_label("Deck").select_option("classic_blank")
