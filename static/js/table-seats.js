@@ -88,10 +88,10 @@ export function seatTile(model, seat, actions) {
       h("span.presence", { class: away ? "off" : "on" })),
     h("div.seat-info", {},
       h("span.seat-name", {}, name),
-      h("span.seat-count", { "data-count": count }, countText),
+      s.phase !== "lobby" ? h("span.seat-count", { "data-count": count }, countText) : null,
       h("span.badges", {}, seatBadges(s, seat, mySeat)),
       s.phase !== "lobby" ? h("span.seat-score", {}, t("seat.score", { n: info.score ?? 0 })) : null),
-    shownHand(s, info) || h("div.mini-fan", { "aria-hidden": "true" }, Array.from({ length: fan }, () => h("span.mini-back"))),
+    shownHand(s, info) || (fan ? h("div.mini-fan", { "aria-hidden": "true" }, Array.from({ length: fan }, () => h("span.mini-back"))) : null),
     catchable
       ? h("button.catch", { key: `catch-${seat}`, onclick: () => actions.catchSeat(seat),
           "aria-label": t("seat.catch_label", { name }) }, t("seat.catch"))
