@@ -79,6 +79,10 @@ export function describe(event, state, mySeat = null) {
       }
       return t("log.round_over", { name: name(e.winner), round: e.round });
     case "match_over":
+      if (Array.isArray(e.teams)) {
+        const won = e.teams.map((_, n) => n).filter((n) => e.teams[n].some((seat) => (e.winners || []).includes(seat)));
+        return t("log.match_over", { names: won.map((n) => t("team.name", { n: n + 1 })).join(", ") });
+      }
       return t("log.match_over", { names: (e.winners || []).map(name).join(", ") });
     case "jumped_in":
       return t("log.jumped_in", { name: name(e.seat), card: card(e.card) });

@@ -6,9 +6,9 @@ import { mountJoinPrompt } from "./join.js";
 import { TableConnection } from "./connection.js";
 import { TableModel } from "./model.js";
 import { describe } from "./describe.js";
-import { parseCard, sortHand } from "./cards.js";
 import { seatOrder, seatTile, centerArea } from "./table-seats.js";
-import { handArea, promptArea, lobbyPanel, canAdd } from "./table-panels.js";
+import { handArea, promptArea, lobbyPanel } from "./table-panels.js";
+import { chooseCard, playSelection, finishPlay } from "./table-play.js";
 import { resultsPanel } from "./table-results.js";
 import { errorText } from "./errors.js";
 import { tableBar, updateTimers } from "./table-bar.js";
@@ -237,90 +237,14 @@ class TableView {
         this.model.reveal = null;
         this.render();
       },
-      chooseCard: (card, index) => this.chooseCard(card, index),
-      playSelection: () => this.playSelection(),
-      finishPlay: (play) => this.finishPlay(play),
+      chooseCard: (card, index) => chooseCard(this, card, index),
+      playSelection: () => playSelection(this),
+      finishPlay: (play) => finishPlay(this, play),
       cancelPick: () => {
         this.clearPicks();
         this.render();
       },
     };
-  }
-
-  /** A click on a card of the hand (`index` in the sorted hand; null: the drawn-card prompt). */
-  chooseCard(card, index) {
-    const m = this.model;
-    if (m.allows("give")) {
-      this.actions.give(card);
-      return;
-    }
-    const selection = this.ui.selection;
-    if (selection && index !== null) {
-      const hand = sortHand(m.hand);
-      if (index === selection.first) this.ui.selection = null;
-      else if (selection.more.includes(index)) selection.more = selection.more.filter((i) => i !== index);
-      else if (canAdd(m, hand, selection, index)) selection.more.push(index);
-      this.render();
-      return;
-    }
-    // H-MULTI: a card others may follow starts a selection (under H-NOHINTS any card may).
-    const several = m.followers(card).length > 0
-      || (m.noHints && m.state.rules?.multi_play && m.myMove && !m.state.pending && m.hand.length > 1);
-    if (several && index !== null) {
-      this.ui.selection = { first: index, card, more: [] };
-      this.render();
-      this.root.querySelector(".prompt.multi button")?.focus();
-      return;
-    }
-    this.startPlay({ card, more: [] });
-  }
-
-  playSelection() {
-    const hand = sortHand(this.model.hand);
-    const selection = this.ui.selection;
-    this.ui.selection = null;
-    if (!selection) return;
-    this.startPlay({ card: selection.card, more: selection.more.map((i) => hand[i]) });
-  }
-
-  /** The color of a wild and the target of a 7 or a 5: the server names the card, we add these. */
-  startPlay(play) {
-    const rules = this.model.state.rules || {};
-    const parsed = parseCard(play.card);
-    const custom = /^WC([123])$/.exec(play.card);
-    const customEffect = custom ? rules.custom_cards?.[Number(custom[1]) - 1]?.effect : null;
-    const last = this.model.hand.length === 1 + play.more.length; // the last card moves no hand
-    const rank = parseCard(play.more.length ? play.more[play.more.length - 1] : play.card).rank;
-    const needsTarget = !last && ((rules.seven_zero && rank === "7" && rules.seven_swap !== "next")
-      || (rules.five_exchange && rank === "5") || customEffect === "swap_hands");
-    const wantsColor = parsed.wild && !rules.color_wheel;
-    if (needsTarget) {
-      this.ui.pickTargetFor = { ...play, needsColor: wantsColor };
-    } else if (wantsColor) {
-      this.ui.pickColorFor = play;
-    } else {
-      this.finishPlay(play);
-      return;
-    }
-    this.render();
-    this.root.querySelector(".prompt button")?.focus();
-  }
-
-  finishPlay(play) {
-    if (play.needsColor && !play.color) {
-      this.ui.pickTargetFor = null;
-      this.ui.pickColorFor = { ...play, needsColor: false };
-      this.render();
-      return;
-    }
-    this.clearPicks();
-    const message = { type: "play", card: play.card };
-    if (this.model.seq !== null) message.seq = this.model.seq;
-    if (play.more?.length) message.more = play.more;
-    if (play.color) message.color = play.color;
-    if (play.target !== undefined && play.target !== null) message.target = play.target;
-    this.send(message).catch(() => {});
-    this.render();
   }
 
   copyLink(link) {

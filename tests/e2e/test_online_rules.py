@@ -256,7 +256,67 @@ def test_a_teams_match_through_the_ui(new_page: PageFactory, server: Server) -> 
     team_scores = results.get_by_test_id("team-scores")
     expect(team_scores.locator(".team-score.team-0")).to_contain_text("28 pts")
     expect(team_scores.locator(".team-score.team-1")).to_contain_text("0 pts")
+    expect(bea.locator(".log-list")).to_contain_text("Match over: Team 1 won.")
     shot(bea, "teams-match-over")
+
+    # The replay knows the teams too.
+    results.get_by_role("link", name="Match results and replay").click()
+    summary = bea.locator(".match-summary")
+    expect(summary.locator(".team-score.team-0")).to_contain_text("Ann & Bot 1")
+    expect(summary.locator(".team-score.team-0")).to_contain_text("28 pts")
+    bea.get_by_role("button", name="End").click()
+    expect(bea.locator(".replay-board .results-winner")).to_have_text("Team 1 won the match!")
+    expect(bea.locator('.replay-board li.seat[data-seat="2"] .badge.team-0')).to_be_visible()
+
+
+def test_hand_limit_shown_hands_round_clock_and_elimination(
+    new_page: PageFactory, server: Server
+) -> None:
+    """H-HANDLIMIT (pass), H-REVEAL (a small hand on its seat), H-BLITZ (the round's clock),
+    H-ELIM (the most cards leave the match)."""
+    deal = {"dealer": 2, "hands": [["G1", "G2", "B3"], ["R6", "G6"], ["Y1", "Y2", "Y3", "Y4"]],
+            "discard": "R5", "draw_pile": ["B1", "B2", "B4", "B6"]}
+    _, (ann, bea, cid) = seated(new_page, server, deal, {
+        "turn_seconds": 0, "hand_limit": 3, "reveal_below": 3, "blitz_seconds": 300,
+        "elimination": True})
+    start(ann)
+    expect_my_turn(ann)
+    # At the limit with nothing to play: Pass, and no Draw.
+    expect(ann.get_by_role("button", name="Pass")).to_be_visible()
+    expect(ann.get_by_role("button", name="Draw", exact=True)).to_have_count(0)
+    # Bea's two cards are shown to everyone, spectators' view included.
+    shown = ann.locator('li.seat[data-seat="1"] .seat-hand .card')
+    expect(shown).to_have_count(2)
+    expect(cid.locator('li.seat[data-seat="1"] .seat-hand .card')).to_have_count(2)
+    expect(bea.get_by_text("Your hand is small enough to be shown to everyone.")).to_be_visible()
+    clock = ann.get_by_test_id("round-clock")
+    expect(clock).to_contain_text(re.compile(r"Round clock [45]:\d\d"))
+    shot(ann, "hand-limit-reveal-clock")
+    ann.get_by_role("button", name="Pass").click()
+    expect(cid.locator(".log-list")).to_contain_text("Ann passed (hand limit).")
+
+    expect_my_turn(bea)
+    bea.get_by_role("button", name="UNO!").click()
+    card(bea, "R6").click()
+    expect(shown).to_have_count(1)
+    expect_my_turn(cid)
+    cid.get_by_role("button", name="Pass").click()
+    expect_my_turn(ann)
+    ann.get_by_role("button", name="Pass").click()
+    expect_my_turn(bea)
+    card(bea, "G6").click()
+
+    # Bea went out; of the others Cid holds the most cards: he leaves the match.
+    results = ann.locator("section.results")
+    expect(results).to_contain_text("Cid leaves the match.")
+    expect(results.locator(".badge.eliminated")).to_have_count(1)
+    ann.get_by_role("button", name="Deal the next round").click()
+    expect(ann.get_by_text("Round 2", exact=True)).to_be_visible()
+    out = ann.locator('li.seat[data-seat="2"]')
+    expect(out).to_have_class(re.compile(r"\beliminated\b"))
+    expect(out.locator(".badge.eliminated")).to_have_text("eliminated")
+    expect(out.locator(".seat-count")).to_have_text("0 cards")
+    shot(ann, "eliminated-seat")
 
 
 def test_the_rules_form_groups_every_rule_and_shows_refusals(
