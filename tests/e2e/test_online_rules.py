@@ -224,7 +224,7 @@ def test_a_teams_match_through_the_ui(new_page: PageFactory, server: Server) -> 
     expect(ann.locator(".lobby-seats li")).to_have_count(4)
     expect(ann.locator(".lobby-seats li").nth(2)).to_contain_text("Team 1")
     expect(bea.locator(".lobby-seats li").nth(3)).to_contain_text("Team 2")
-    expect(ann.get_by_text("Teams: seats 1 and 3 play against seats 2 and 4")).to_be_visible()
+    expect(ann.get_by_text("Teams: seats 1, 3, 5… play against seats 2, 4, 6…")).to_be_visible()
     shot(ann, "teams-lobby")
     start(ann)
 

@@ -151,6 +151,14 @@ def test_the_party_screen_fills_the_screen_and_shows_the_big_moments(
     fills(tv4k, 3840, 2160)
     shot(tv4k, "tv-4k")
 
+    # Ann goes out: the round's results cover the table, on the screen.
+    card(ann, "R2").click()
+    results = tv.locator(".tv-stage section.results")
+    expect(results).to_contain_text("Ann won the round")
+    box = results.bounding_box()
+    assert box and box["y"] + box["height"] <= 1080 and box["x"] + box["width"] <= 1920, box
+    shot(tv, "tv-round-over")
+
     # The sound switch is remembered.
     tv.get_by_test_id("mute").click()
     expect(tv.get_by_test_id("mute")).to_have_attribute("aria-pressed", "true")

@@ -340,7 +340,7 @@ export const en = {
   "rules.group.scoring": "Scoring and match",
   "rules.group.table": "Table and teams",
   "rules.group.timers": "Timers",
-  "room.teams_hint": "Teams: seats 1 and 3 play against seats 2 and 4 (partners sit opposite).",
+  "room.teams_hint": "Teams: seats 1, 3, 5… play against seats 2, 4, 6… (partners alternate around the table).",
   "room.watching": "{n} watching",
   "team.name": "Team {n}",
   "team.scores": "Team totals",

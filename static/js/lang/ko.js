@@ -341,7 +341,7 @@ export const ko = {
   "rules.group.scoring": "점수와 경기",
   "rules.group.table": "테이블과 팀",
   "rules.group.timers": "시간 제한",
-  "room.teams_hint": "팀전: 1·3번 자리와 2·4번 자리가 한 팀입니다 (같은 팀은 마주 앉습니다).",
+  "room.teams_hint": "팀전: 1·3·5…번 자리와 2·4·6…번 자리가 맞붙습니다 (같은 팀이 번갈아 앉습니다).",
   "room.watching": "{n}명 관전 중",
   "team.name": "{n}팀",
   "team.scores": "팀 점수",

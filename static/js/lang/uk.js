@@ -343,7 +343,7 @@ export const uk = {
   "rules.group.scoring": "Очки й матч",
   "rules.group.table": "Стіл і команди",
   "rules.group.timers": "Таймери",
-  "room.teams_hint": "Команди: місця 1 і 3 грають проти місць 2 і 4 (партнери сидять навпроти).",
+  "room.teams_hint": "Команди: місця 1, 3, 5… проти місць 2, 4, 6… (партнери сидять через одного).",
   "room.watching": "Дивляться: {n}",
   "team.name": "Команда {n}",
   "team.scores": "Очки команд",
