@@ -26,6 +26,7 @@ export const HANDLERS = {
     s.top = e.card;
     s.color = e.color;
     s.discard_pile = 1;
+    if (e.effect === "reverse") s.direction = -1; // S-FIRST: no `reversed` event says so
     m.recountDrawPile();
     // Who starts depends on the card, the order of play and the rules: the `turn` event that
     // ends the deal says it, and a fresh state confirms the rest.
