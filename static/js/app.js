@@ -34,6 +34,7 @@ function route() {
   unmount = null;
   currentPath = next;
   document.body.dataset.route = next.split("/")[1] || "home";
+  document.documentElement.dataset.route = document.body.dataset.route; // the party screen scales its type
   for (const [pattern, mount] of ROUTES) {
     const match = pattern.exec(next);
     if (match) {

@@ -1,5 +1,6 @@
 // Cards as PROTOCOL.md strings ("R7", "GS", "B+2", "W", "W+4", "WS", "WC1", "WB"): parsing,
-// T-MATCH, hand order and the card element itself.
+// hand order and the card element itself. Which card may be played is the server's to say
+// (O-LEGAL: `you.legal`), never this module's.
 import { h } from "./dom.js";
 import { t, cardName } from "./i18n.js";
 
@@ -10,34 +11,6 @@ const WILD_ORDER = ["W", "W+4", "WS", "WC1", "WC2", "WC3", "WB"];
 export function parseCard(text) {
   if (text.startsWith("W")) return { text, color: null, rank: text, wild: true };
   return { text, color: text[0], rank: text.slice(1), wild: false };
-}
-
-/** T-MATCH: any wild; the current color; or the top card's number or symbol (never a wild's). */
-export function canPlay(cardText, topText, color) {
-  const card = parseCard(cardText);
-  if (card.wild) return true;
-  if (!topText) return false;
-  const top = parseCard(topText);
-  return card.color === color || (!top.wild && card.rank === top.rank);
-}
-
-/** H-JUMPIN: identical to the top card (same color and symbol; a Wild on a Wild); of the
- * wilds only the plain Wild. */
-export function canJumpIn(cardText, topText) {
-  if (!topText || (cardText.startsWith("W") && cardText !== "W")) return false;
-  return cardText === topText;
-}
-
-/** H-STACK / H-DEFLECT / H-REVDEFLECT: may `cardText` answer a pending draw (turns.stack_answer)? */
-export function stackAnswer(cardText, topText, color, rules) {
-  const card = parseCard(cardText);
-  const topRank = topText ? parseCard(topText).rank : "";
-  if (card.rank === "R" && !card.wild && rules.reverse_deflects) return card.color === color;
-  const draw4 = cardText === "W+4";
-  if (rules.stacking === "mixed") return card.rank === "+2" || draw4;
-  if (rules.stacking === "progressive") return card.rank === topRank && (card.rank === "+2" || draw4);
-  if (rules.stacking === "deflect" && card.rank === "+2") return topRank !== "W+4" || card.color === color;
-  return false;
 }
 
 function orderKey(text) {

@@ -21,6 +21,9 @@ export function describe(event, state, mySeat = null) {
       return [e.returned?.length ? t("log.first_card_returned") : "", t("log.first_card", { card: card(e.card) })]
         .filter(Boolean).join(" ");
     case "played":
+      if (e.more?.length) {
+        return t("log.played_many", { name: name(e.seat), cards: [e.card, ...e.more].map(card).join(", ") });
+      }
       return e.card.startsWith("W")
         ? t("log.played_wild", { name: name(e.seat), card: card(e.card), color: colorName(e.color) })
         : t("log.played", { name: name(e.seat), card: card(e.card) });
@@ -68,8 +71,18 @@ export function describe(event, state, mySeat = null) {
     case "timed_out":
       return t("log.timed_out", { name: name(e.seat) });
     case "round_over":
+      if (Array.isArray(e.winning_teams) && e.teams) {
+        return t("log.round_over_team", { team: e.winning_teams.map((n) => t("team.name", { n: n + 1 })).join(", "), round: e.round });
+      }
+      if (Array.isArray(e.winners) && e.winners.length > 1) {
+        return t("log.round_over", { name: e.winners.map(name).join(", "), round: e.round });
+      }
       return t("log.round_over", { name: name(e.winner), round: e.round });
     case "match_over":
+      if (Array.isArray(e.teams)) {
+        const won = e.teams.map((_, n) => n).filter((n) => e.teams[n].some((seat) => (e.winners || []).includes(seat)));
+        return t("log.match_over", { names: won.map((n) => t("team.name", { n: n + 1 })).join(", ") });
+      }
       return t("log.match_over", { names: (e.winners || []).map(name).join(", ") });
     case "jumped_in":
       return t("log.jumped_in", { name: name(e.seat), card: card(e.card) });
@@ -94,6 +107,19 @@ export function describe(event, state, mySeat = null) {
       return t("log.refilled", { name: name(e.seat), n: e.count });
     case "went_out":
       return t("log.went_out", { name: name(e.seat), place: e.place });
+    // Section 8b (rules from online tables).
+    case "passed":
+      return t("log.passed", { name: name(e.seat) });
+    case "bomb":
+      return t("log.bomb", { name: name(e.seat), n: e.count });
+    case "revealed":
+      return Array.isArray(e.hand)
+        ? t("log.revealed", { name: name(e.seat), cards: e.hand.map(card).join(", ") })
+        : t("log.hidden", { name: name(e.seat) });
+    case "clock_over":
+      return t("log.clock_over", { names: (e.winners || []).map(name).join(", ") });
+    case "eliminated":
+      return t("log.eliminated", { name: name(e.seat), n: (e.remaining || []).length });
     default:
       return describeRoomEvent(e, name);
   }
@@ -117,6 +143,11 @@ function describeRoomEvent(e, name) {
       return t("log.rules");
     case "match_started":
       return t("log.started");
+    case "seats_freed":
+      return (e.freed || []).length ? t("log.seats_freed", { n: e.freed.length }) : null;
+    case "reaction":
+    case "spectators":
+      return null; // shown on the table, not in the log
     default:
       return null;
   }

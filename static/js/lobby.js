@@ -41,9 +41,12 @@ export function mountLobby(root) {
   profileNote);
 
   // --- create ---
-  const rules = rulesFields();
   const isPublic = h("input#create-public", { type: "checkbox", checked: true });
   const maxPlayers = h("select#create-max", {}, [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h("option", { value: n, selected: n === 6 }, String(n))));
+  // A teams room (H-TEAMS) is a table of four by default: partners sit opposite.
+  const rules = rulesFields({ onPreset: (name) => {
+    if (name === "teams") maxPlayers.value = "4";
+  } });
   const league = h("select#create-league", {},
     h("option", { value: "" }, t("create.no_league")),
     knownLeagues.get().map((l) => h("option", { value: l.id }, l.name)));

@@ -1,9 +1,6 @@
 // How each event changes the model's state (engine events, house rules, room events). A handler
 // returns "sync" when the event does not carry enough to update the view exactly.
 
-// Draw reasons that mean "the waited-on seat acted", which closes the U-CATCH windows it closes.
-const ACTION_DRAW_REASONS = new Set(["draw", "timeout", "wild_draw4"]);
-
 export const HANDLERS = {
   round_started(m, s, e) {
     s.phase = "playing";
@@ -11,62 +8,48 @@ export const HANDLERS = {
     s.dealer = e.dealer;
     s.direction = 1;
     s.pending = null;
-    s.catchable = [];
     s.last_round = null;
-    e.hand_counts.forEach((n, i) => Object.assign(m.seat(i), { cards: n, uno: false }));
+    if (Array.isArray(e.order)) s.order = [...e.order]; // H-SHUFFLESEATS: this round's order
+    s.clock_ends_ms = e.clock_ends_ms ?? null; // H-BLITZ
+    const gone = new Set(e.eliminated || []); // H-ELIM
+    e.hand_counts.forEach((n, i) => Object.assign(m.seat(i), { cards: n, uno: false, hand: null,
+      eliminated: gone.has(i) }));
     if (s.you && e.hand) s.you.hand = [...e.hand];
     m.reveal = null;
-    m.precalled = false;
-    m.catchClosers = {};
     m.slap = null;
     s.jump_in = false;
     s.silence = null;
     s.places = [];
-    s.seats.forEach((seat) => (seat.out = false));
+    s.seats.forEach((seat) => (seat.out = gone.has(seat.seat)));
   },
   first_card(m, s, e) {
-    const n = s.seats.length;
-    const left = (s.dealer + 1) % n;
     s.top = e.card;
     s.color = e.color;
     s.discard_pile = 1;
-    s.turn = left;
-    if (e.effect === "skip") s.turn = (left + 1) % n;
-    else if (e.effect === "draw2") s.turn = (left + 1) % n;
-    else if (e.effect === "reverse") {
-      s.direction = -1;
-      s.turn = s.dealer;
-    } else if (e.effect === "choose_color") s.pending = { kind: "choose_color", seat: left };
+    if (e.effect === "reverse") s.direction = -1; // S-FIRST: no `reversed` event says so
     m.recountDrawPile();
-    m.startTimer(m.timerFromState({ ...s, deadline_ms: null }));
-    // H-LAZY and later rules pick the first player differently: confirm with a fresh state.
+    // Who starts depends on the card, the order of play and the rules: the `turn` event that
+    // ends the deal says it, and a fresh state confirms the rest.
     return "sync";
   },
   played(m, s, e) {
-    m.closeCatchWindowsOf(e.seat);
     m.reveal = null; // a challenged hand is shown until play goes on
+    const cards = [e.card, ...(e.more || [])]; // H-MULTI: several cards in one play
     const seat = m.seat(e.seat);
     seat.cards = e.cards_left;
     if (e.cards_left !== 1) seat.uno = false;
-    if (e.seat === m.mySeat) {
-      m.removeFromHand([e.card]);
-      if (e.cards_left !== 1) m.precalled = false;
-    }
-    s.top = e.card;
+    if (e.seat === m.mySeat) m.removeFromHand(cards);
+    s.top = cards[cards.length - 1];
     s.color = e.color;
-    s.discard_pile = (s.discard_pile || 0) + 1;
+    s.discard_pile = (s.discard_pile || 0) + cards.length;
     if (s.pending?.kind === "play_drawn") s.pending = null;
     m.lastPlay = { seat: e.seat, card: e.card };
-    m.justPlayedOne = e.cards_left === 1 ? e.seat : null;
-    s.jump_in = Boolean(s.rules?.jump_in);
+    s.jump_in = Boolean(s.rules?.jump_in); // only lets an H-NOHINTS player try: the server judges
   },
   uno_called(m, s, e) {
     m.seat(e.seat).uno = true;
-    if (e.seat === m.mySeat && m.hand.length === 2) m.precalled = true;
-    m.dropCatchable(e.seat);
   },
   drew(m, s, e) {
-    if (e.seat === m.waitingOn && ACTION_DRAW_REASONS.has(e.reason)) m.closeCatchWindowsOf(e.seat);
     const seat = m.seat(e.seat);
     seat.cards = e.cards_left;
     if (e.cards_left > 1) seat.uno = false;
@@ -74,34 +57,19 @@ export const HANDLERS = {
     if (e.seat === m.mySeat && Array.isArray(e.cards) && s.you) {
       s.you.hand.push(...e.cards);
       m.lastDrawn = e.cards;
-      if (e.cards_left > 1) m.precalled = false;
     }
   },
-  kept(m, s, e) {
-    m.closeCatchWindowsOf(e.seat);
+  kept(m, s) {
     s.pending = null;
   },
+  passed() {}, // H-HANDLIMIT: the `turn` that follows moves play on
   turn(m, s, e) {
     s.turn = e.seat;
-    s.pending = e.pending ? { ...e.pending } : null;
-    if (s.pending?.kind === "challenge") {
-      s.pending.amount = s.pending.amount ?? 4;
-      s.pending.offender = s.pending.offender ?? m.lastPlay?.seat;
-    }
-    // Stacks, exchanges and stacked challenges carry more than this event says: ask for it.
-    const needsDetail = s.pending && (["stack", "exchange"].includes(s.pending.kind)
-      || (s.pending.kind === "challenge" && s.rules?.stacking && s.rules.stacking !== "off"));
+    s.pending = e.pending ? { ...e.pending } : null; // the public pending, as in the state view
     if (s.pending?.kind === "play_drawn" && s.pending.seat === m.mySeat) {
       s.pending.card = s.pending.card ?? m.lastDrawn[m.lastDrawn.length - 1];
     }
-    const one = m.justPlayedOne;
-    if (one !== null && m.seat(one).cards === 1 && !m.seat(one).uno) {
-      s.catchable = [...new Set([...(s.catchable || []), one])].sort((a, b) => a - b);
-      m.catchClosers[one] = s.pending ? s.pending.seat : s.turn;
-    }
-    m.justPlayedOne = null;
     m.startTimer((s.rules?.turn_seconds ?? 0) * 1000);
-    return needsDetail ? "sync" : "ok";
   },
   skipped() {},
   reversed(m, s, e) {
@@ -112,16 +80,13 @@ export const HANDLERS = {
     if (s.pending?.kind === "choose_color") s.pending = null;
   },
   challenged(m, s, e) {
-    m.closeCatchWindowsOf(e.seat);
     s.pending = null;
     if (Array.isArray(e.hand)) m.reveal = { offender: e.offender, hand: e.hand };
     // C-RETURN takes the Wild Draw Four back: the card under it is not known here.
     if (e.guilty && s.rules?.challenge === "return") return "sync";
     return "ok";
   },
-  caught(m, s, e) {
-    m.dropCatchable(e.seat);
-  },
+  caught() {},
   false_catch() {},
   reshuffled(m, s, e) {
     s.draw_pile = e.draw_pile;
@@ -145,9 +110,11 @@ export const HANDLERS = {
     s.pending = null;
     s.catchable = [];
     s.deadline_ms = null;
+    s.clock_ends_ms = null;
     e.scores.forEach((score, i) => (m.seat(i).score = score));
-    m.seat(e.winner).round_wins = (m.seat(e.winner).round_wins || 0) + 1;
-    m.catchClosers = {};
+    s.seats.forEach((seat) => (seat.hand = null)); // every hand is in last_round now
+    const teams = e.teams && e.winning_teams ? e.winning_teams.flatMap((team) => e.teams[team]) : null;
+    for (const seat of teams || e.winners || [e.winner]) m.seat(seat).round_wins = (m.seat(seat).round_wins || 0) + 1;
     m.startTimer(0);
   },
   match_over(m, s, e) {
@@ -186,6 +153,15 @@ export const HANDLERS = {
   went_out(m, s, e) {
     m.seat(e.seat).out = true;
     s.places = [...(s.places || []), e.seat];
+  },
+  // Section 8b (rules from online tables).
+  bomb() {}, // H-BOMB: a `drew` (reason "bomb") per other player follows
+  revealed(m, s, e) {
+    m.seat(e.seat).hand = Array.isArray(e.hand) ? [...e.hand] : null; // H-REVEAL
+  },
+  clock_over() {}, // H-BLITZ: round_over follows
+  eliminated(m, s, e) {
+    Object.assign(m.seat(e.seat), { eliminated: true, out: true }); // H-ELIM
   },
 };
 
@@ -227,14 +203,21 @@ Object.assign(HANDLERS, {
     if (e.rules) s.rules = e.rules;
     s.result = null;
     s.last_round = null;
-    s.seats.forEach((seat) => Object.assign(seat, { score: 0, round_wins: 0 }));
+    s.seats.forEach((seat) => Object.assign(seat, { score: 0, round_wins: 0, eliminated: false, hand: null }));
   },
+  seats_freed(m, s, e) {
+    // Before a rematch: the seats of players who left are freed, later seats move down.
+    mergeSeats(m, s, e);
+    if (typeof e.you === "number" && s.you) s.you.seat = e.you;
+    return "sync";
+  },
+  spectators(m, s, e) {
+    s.spectators = e.spectators;
+  },
+  reaction() {}, // floats over the table (the view shows it), changes nothing
 });
 
 function handsMoved(m, s, e) {
   e.hand_counts.forEach((n, i) => Object.assign(m.seat(i), { cards: n, uno: false }));
   if (s.you && e.hand) s.you.hand = [...e.hand];
-  s.catchable = [];
-  m.catchClosers = {};
-  m.precalled = false;
 }

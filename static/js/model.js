@@ -1,6 +1,7 @@
 // The table as this connection knows it: the last `state` view, kept current by applying each
 // `event` in seq order. A gap in seq (or an event the client cannot fully model) asks for a sync.
-import { canPlay, canJumpIn, stackAnswer } from "./cards.js";
+// What this seat may do comes from the server alone (O-LEGAL): `state.you.legal`, replaced by the
+// `"legal"` list an event frame carries whenever it changed. The client never guesses a rule.
 import { HANDLERS } from "./model-events.js";
 
 const DECK_SIZE = { modern: 112, classic: 108, classic_blank: 112 };
@@ -15,9 +16,6 @@ export class TableModel {
     this.reveal = null; // {offender, hand}: a challenged hand shown to this seat alone
     this.lastPlay = null; // {seat, card}: for a Wild Draw Four's offender
     this.lastDrawn = []; // cards this seat drew last (the play_drawn card)
-    this.justPlayedOne = null; // seat that just played down to one card without UNO
-    this.catchClosers = {}; // catchable seat -> the seat whose action closes the window
-    this.precalled = false; // this seat called UNO holding two cards on its turn
     this.slap = null; // U-CENTER: {seat, waiting} while everyone must slap
   }
 
@@ -28,9 +26,6 @@ export class TableModel {
     this.seq = typeof frame.seq === "number" ? frame.seq : (state.seq ?? this.seq);
     // The server's clock as of this frame: deadlines are on it, not on ours (which may be off).
     if (typeof state.now_ms === "number") this.clockOffset = state.now_ms - Date.now();
-    // A catch window closes when the seat the table waits for acts (O-WINDOW).
-    this.catchClosers = Object.fromEntries((state.catchable || []).map((seat) => [seat, this.waitingOn]));
-    this.justPlayedOne = null;
     if (state.phase !== "playing") this.reveal = null;
     this.slap = state.pending?.kind === "slap"
       ? { seat: state.pending.seat, waiting: [...(state.pending.waiting || [])] } : null;
@@ -55,6 +50,13 @@ export class TableModel {
     return this.clockOffset === null ? null : Date.now() + this.clockOffset;
   }
 
+  /** H-BLITZ: milliseconds left on the round's clock, or null when no clock runs. */
+  roundClockLeft() {
+    const ends = this.state?.clock_ends_ms;
+    if (typeof ends !== "number" || this.state.phase !== "playing") return null;
+    return Math.max(0, ends - (this.serverNow() ?? Date.now()));
+  }
+
   startTimer(ms) {
     this.turnStartedAt = performance.now();
     this.turnMs = ms;
@@ -72,8 +74,10 @@ export class TableModel {
     }
     if (typeof frame.seq === "number") this.seq = frame.seq;
     const handler = HANDLERS[frame.event.kind];
-    if (!handler) return "sync";
-    return handler(this, this.state, frame.event) || "ok";
+    const result = handler ? handler(this, this.state, frame.event) || "ok" : "sync";
+    // O-LEGAL: the frame after which this seat's moves changed carries the new list.
+    if (Array.isArray(frame.legal) && this.state.you) this.state.you.legal = frame.legal;
+    return result;
   }
 
   // --- what the views ask ---
@@ -84,6 +88,52 @@ export class TableModel {
 
   get hand() {
     return this.state?.you?.hand || [];
+  }
+
+  /** O-LEGAL: the commands this seat may send now, as the server listed them. */
+  get legal() {
+    return this.state?.you?.legal || [];
+  }
+
+  /** The server lists a command of this type (`draw`, `keep`, `pass`, `uno`, `accept`, ...). */
+  allows(type) {
+    return this.legal.some((command) => command.type === type);
+  }
+
+  /** H-NOHINTS: the server lists no plays; the player finds them alone. */
+  get noHints() {
+    return Boolean(this.state?.rules?.no_hints);
+  }
+
+  /** The server lists a play of this card (on this seat's move, or as a jump-in). */
+  isPlayable(card) {
+    return this.legal.some((command) => command.type === "play" && command.card === card);
+  }
+
+  /** A listed play while the table waits for someone else: a jump-in (H-JUMPIN). */
+  isJumpIn(card) {
+    return this.isPlayable(card) && !this.waitingSeats.includes(this.mySeat);
+  }
+
+  /** H-MULTI: the cards the server says may follow `card` in one play (any, in any order). */
+  followers(card) {
+    const out = [];
+    for (const command of this.legal) {
+      if (command.type === "play" && command.card === card) out.push(...(command.more || []));
+    }
+    return out;
+  }
+
+  /** H-NOHINTS: a card may be tried whenever this seat might play (the server judges it). */
+  mayTry() {
+    const s = this.state;
+    if (!this.noHints || !s || s.phase !== "playing" || this.mySeat === null || this.slap) return false;
+    return this.myMove || Boolean(s.rules?.jump_in && s.jump_in);
+  }
+
+  /** H-FIVE: the cards the server lets this seat give. */
+  mayGive(card) {
+    return this.legal.some((command) => command.type === "give" && command.card === card);
   }
 
   get waitingOn() {
@@ -101,7 +151,7 @@ export class TableModel {
     return [this.waitingOn];
   }
 
-  /** It is this seat's move: its turn with nothing pending, or its drawn card to play or keep. */
+  /** The table waits for this seat's play: its turn, its drawn card, or its answer to a stack. */
   get myMove() {
     const s = this.state;
     if (!s || s.phase !== "playing" || this.mySeat === null || this.slap) return false;
@@ -115,45 +165,9 @@ export class TableModel {
     return p.card || this.lastDrawn[this.lastDrawn.length - 1] || null;
   }
 
-  isPlayable(card) {
-    const s = this.state;
-    if (!this.myMove) return false;
-    if (s.pending?.kind === "play_drawn") return card === this.drawnCard;
-    if (s.pending?.kind === "stack") return stackAnswer(card, s.top, s.color, s.rules || {});
-    return canPlay(card, s.top, s.color);
-  }
-
-  /** H-JUMPIN: when the table allows it now (a played top card), the identical card. */
-  canJumpIn(card) {
-    const s = this.state;
-    if (!s?.rules?.jump_in || !s.jump_in || s.phase !== "playing" || this.mySeat === null) return false;
-    if (this.slap || s.seats[this.mySeat]?.out) return false;
-    if (s.pending && !["play_drawn", "stack"].includes(s.pending.kind)) return false;
-    return canJumpIn(card, s.top);
-  }
-
-  /** H-FIVE: this seat still has to choose the card it gives. */
-  get mustGive() {
-    const p = this.state?.pending;
-    return p?.kind === "exchange" && (p.waiting || []).includes(this.mySeat);
-  }
-
-  get mustSlap() {
-    return Boolean(this.slap && this.slap.waiting.includes(this.mySeat));
-  }
-
-  get canCallUno() {
-    const s = this.state;
-    if (!s || s.phase !== "playing" || this.mySeat === null) return false;
-    const seat = s.seats[this.mySeat];
-    if (this.hand.length === 1) return !seat.uno;
-    return this.hand.length === 2 && this.myMove && !this.precalled;
-  }
-
+  /** Seats this seat may catch now (U-CATCH), as the server listed them. */
   catchableSeats() {
-    const s = this.state;
-    if (!s || this.mySeat === null || s.phase !== "playing") return [];
-    return (s.catchable || []).filter((seat) => seat !== this.mySeat);
+    return this.legal.filter((command) => command.type === "catch").map((command) => command.target);
   }
 
   // --- helpers for the handlers ---
@@ -169,22 +183,6 @@ export class TableModel {
       const at = hand.indexOf(card);
       if (at >= 0) hand.splice(at, 1);
     }
-  }
-
-  closeCatchWindowsOf(actor) {
-    const s = this.state;
-    for (const [target, closer] of Object.entries(this.catchClosers)) {
-      if (closer === actor) {
-        delete this.catchClosers[target];
-        s.catchable = (s.catchable || []).filter((seat) => seat !== Number(target));
-      }
-    }
-  }
-
-  dropCatchable(seat) {
-    const s = this.state;
-    s.catchable = (s.catchable || []).filter((x) => x !== seat);
-    delete this.catchClosers[seat];
   }
 
   recountDrawPile() {

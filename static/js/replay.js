@@ -7,7 +7,7 @@ import { errorText } from "./errors.js";
 import { TableModel } from "./model.js";
 import { describe } from "./describe.js";
 import { seatTile, centerArea } from "./table-seats.js";
-import { resultsPanel } from "./table-panels.js";
+import { resultsPanel } from "./table-results.js";
 import { cardFace, sortHand } from "./cards.js";
 
 /** The log's events in order: [{seq, event (public part), private: {seat: part}}]. */
@@ -27,7 +27,8 @@ function initialState(match) {
     phase: "lobby", round: 0, dealer: 0, turn: null, direction: 1, top: null, color: null,
     draw_pile: 0, discard_pile: 0, pending: null, catchable: [], last_round: null, result: null,
     rules: match.rules || {}, host: null, you: null,
-    seats: (match.players || []).map((p, seat) => ({ seat, name: p.name, bot: p.bot, connected: true, cards: 0, uno: false, score: 0 })),
+    seats: (match.players || []).map((p, seat) => ({ seat, name: p.name, bot: p.bot, connected: true, cards: 0, uno: false,
+      score: 0, team: teamOf(match, seat), hand: null, eliminated: false })),
   };
 }
 
@@ -41,10 +42,15 @@ export function replayTo(match, events, step) {
     model.applyEvent({ event: e });
     const priv = item.private || {};
     for (const [seat, part] of Object.entries(priv)) {
-      if (Array.isArray(part.hand)) hands[seat] = [...part.hand];
+      // A challenger is shown the offender's hand: that is not the challenger's own.
+      if (Array.isArray(part.hand) && e.kind !== "challenged") hands[seat] = [...part.hand];
       if (e.kind === "drew" && Array.isArray(part.cards)) hands[seat].push(...part.cards);
+      if (e.kind === "exchanged" && part.gave) {
+        removeCards(hands[seat], [part.gave]);
+        hands[seat].push(part.received);
+      }
     }
-    if (e.kind === "played") removeCards(hands[e.seat], [e.card]);
+    if (e.kind === "played") removeCards(hands[e.seat], [e.card, ...(e.more || [])]);
     if (e.kind === "discarded") removeCards(hands[e.seat], e.cards);
     if (e.kind === "challenged" && e.guilty && model.state.rules?.challenge === "return") hands[e.offender].push("W+4");
   }
@@ -66,9 +72,22 @@ function matchSummary(match) {
         rounds.map((r) => h("th.num", { scope: "col" }, t("table.round", { n: r.round }))),
         h("th.num", { scope: "col" }, t("round.total")))),
       h("tbody", {}, players.map((p, seat) => h("tr", { class: (match.winners || []).includes(seat) ? "winner" : "" },
-        h("th", { scope: "row" }, p.player ? h("a", { href: `#/player/${p.player}` }, p.name) : p.name),
+        h("th", { scope: "row" }, p.player ? h("a", { href: `#/player/${p.player}` }, p.name) : p.name,
+          teamOf(match, seat) !== null ? [" ", h(`span.badge.team.team-${teamOf(match, seat)}`, {}, t("team.name", { n: teamOf(match, seat) + 1 }))] : null),
         rounds.map((r) => h("td.num", {}, String(r.points?.[seat] ?? 0))),
-        h("td.num.total", {}, String(match.totals?.[seat] ?? 0))))))));
+        h("td.num.total", {}, String(match.totals?.[seat] ?? 0))))))),
+    Array.isArray(match.teams) ? h("ul.team-scores", { "aria-label": t("team.scores") }, match.teams.map((members, team) =>
+      h(`li.team-score.team-${team}`, {},
+        h("span.team-label", {}, t("team.name", { n: team + 1 })),
+        h("span.team-members", {}, members.map((seat) => players[seat]?.name ?? seat + 1).join(" & ")),
+        h("span.team-total", {}, t("team.points", { n: match.team_scores?.[team] ?? 0 }))))) : null);
+}
+
+/** H-TEAMS: the team of a seat in a match's view, or null. */
+function teamOf(match, seat) {
+  if (!Array.isArray(match.teams)) return null;
+  const team = match.teams.findIndex((members) => members.includes(seat));
+  return team >= 0 ? team : null;
 }
 
 function removeCards(hand, cards) {

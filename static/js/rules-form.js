@@ -1,8 +1,11 @@
-// The rules chooser: a preset, then every toggle with a one-line explanation. Used when creating
-// a room and by the host in the lobby. Only the toggles that differ from the preset are sent.
+// The rules chooser: a preset, then every toggle with a one-line explanation, in groups (deck,
+// cards and stacking, turns, UNO calls, scoring, table and teams, timers). Used when creating a
+// room and by the host in the lobby. Only the toggles that differ from the preset are sent; a
+// combination the server refuses is answered with its own words.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { RULES, PRESETS, presetValues, ruleAbout, ruleLabel, choiceLabel } from "./rules-schema.js";
+import { RULES, GROUPS, PRESETS, presetValues, ruleAbout, ruleLabel, choiceLabel } from "./rules-schema.js";
+import { errorText } from "./errors.js";
 
 let formCount = 0;
 
@@ -43,7 +46,7 @@ function customCardFields(id, initial) {
 }
 
 /** Fields for a preset and every toggle; read() gives {preset, rules} with only the changes. */
-export function rulesFields({ initial = null } = {}) {
+export function rulesFields({ initial = null, onPreset = null } = {}) {
   const id = `rules${++formCount}`;
   const preset = initial ? closestPreset(initial) : "official";
   const inputs = {};
@@ -61,7 +64,8 @@ export function rulesFields({ initial = null } = {}) {
     presetAbout.textContent = t(`preset.${presetSelect.value}.about`);
   }
 
-  const rows = RULES.map((rule) => {
+  const rows = {};
+  for (const rule of RULES) {
     const inputId = `${id}-${rule.key}`;
     let input;
     if (rule.type === "bool") input = h("input", { type: "checkbox", id: inputId, name: rule.key });
@@ -69,22 +73,28 @@ export function rulesFields({ initial = null } = {}) {
     else input = h("select", { id: inputId, name: rule.key }, rule.choices.map((v) => h("option", { value: v }, choiceLabel(v))));
     input.setAttribute("aria-describedby", `${inputId}-about`);
     inputs[rule.key] = input;
-    return h(`div.rule-row.${rule.type}`, { class: rule.house ? "house" : "" },
+    (rows[rule.group] ||= []).push(h(`div.rule-row.${rule.type}`, { class: rule.house ? "house" : "", "data-rule": rule.key },
       rule.type === "bool"
         ? h("label", { for: inputId }, input, " ", ruleLabel(rule.key))
         : h("label", { for: inputId }, ruleLabel(rule.key)),
       rule.type === "bool" ? null : input,
-      h("p.hint", { id: `${inputId}-about` }, ruleAbout(rule), rule.house ? h("span.badge.house", {}, t("rules.house")) : null));
-  });
+      h("p.hint", { id: `${inputId}-about` }, ruleAbout(rule), rule.house ? h("span.badge.house", {}, t("rules.house")) : null)));
+  }
 
-  presetSelect.addEventListener("change", () => fill(presetValues(presetSelect.value)));
+  presetSelect.addEventListener("change", () => {
+    fill(presetValues(presetSelect.value));
+    onPreset?.(presetSelect.value);
+  });
   inputs.scoring.addEventListener("change", () => {
     inputs.target.value = String({ winner_takes: 500, lowest_wins: 200, lazy: 5 }[inputs.scoring.value]);
   });
 
   const custom = customCardFields(id, initial?.custom_cards);
   const presetField = h("div.field", {}, h("label", { for: `${id}-preset` }, t("create.preset")), presetSelect, presetAbout);
-  const toggles = h("div.rule-list", {}, rows, custom.element);
+  const toggles = h("div.rule-list", {}, GROUPS.map((group) => h(`fieldset.rule-group.group-${group}`, {},
+    h("legend", {}, t(`rules.group.${group}`)),
+    rows[group] || [],
+    group === "deal" ? custom.element : null)));
   const element = h("div.rules-fields", {}, presetField, toggles);
   fill(initial ? { ...presetValues(preset), ...initial } : presetValues(preset));
 
@@ -103,14 +113,18 @@ export function rulesFields({ initial = null } = {}) {
   return { element, presetField, toggles, read };
 }
 
-/** A whole form for the host in the lobby. */
+/** A whole form for the host in the lobby; `onSubmit` returns a promise (refused: the error). */
 export function rulesEditor({ initial, onSubmit, submitLabel }) {
   const fields = rulesFields({ initial });
+  const error = h("p.form-error", { role: "alert" });
   return h("form.rules-form", {
     onsubmit: (event) => {
       event.preventDefault();
+      error.textContent = "";
       const { preset, rules } = fields.read();
-      onSubmit(preset, rules);
+      Promise.resolve(onSubmit(preset, rules)).catch((refusal) => {
+        error.textContent = errorText(refusal?.code, refusal?.message);
+      });
     },
-  }, fields.element, h("button.primary", { type: "submit", key: "rules-apply" }, submitLabel));
+  }, fields.element, error, h("button.primary", { type: "submit", key: "rules-apply" }, submitLabel));
 }

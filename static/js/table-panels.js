@@ -1,25 +1,47 @@
-// Your hand and the prompts that ask you something (color, target, challenge, drawn card),
-// the round results, and the lobby with the host's controls.
+// Your hand and the prompts that ask you something (color, target, challenge, drawn card,
+// several cards at once), and the lobby with the host's controls. Every card and button is
+// offered as the server's list of legal moves says (O-LEGAL: `model.legal`).
 import { h } from "./dom.js";
 import { t, cardName } from "./i18n.js";
 import { COLORS, cardFace, sortHand, parseCard } from "./cards.js";
 import { seatName } from "./describe.js";
-import { timerRing } from "./table-seats.js";
+import { timerRing, teamBadge } from "./table-seats.js";
 import { rulesEditor } from "./rules-form.js";
 
-function labelsOf(state) {
+export function labelsOf(state) {
   return (state.rules?.custom_cards || []).map((c) => c.label);
+}
+
+/** H-MULTI: may the card at `index` join the selection started with `selection.first`? */
+export function canAdd(model, hand, selection, index) {
+  if (index === selection.first || selection.more.includes(index)) return false;
+  if (model.noHints) return true; // the server lists nothing: let the player try
+  const card = hand[index];
+  const allowed = model.followers(selection.card).filter((c) => c === card).length;
+  const taken = selection.more.filter((i) => hand[i] === card).length;
+  return taken < allowed;
+}
+
+/** How one card of the hand is offered: its class, whether it is enabled, its label. */
+function cardOffer(model, ui, hand, index) {
+  const card = hand[index];
+  const selection = ui.selection;
+  if (selection) {
+    if (index === selection.first || selection.more.includes(index)) return { cls: "selected", enabled: true };
+    return canAdd(model, hand, selection, index) ? { cls: "can-add", enabled: true } : { cls: "", enabled: false };
+  }
+  if (model.allows("give")) return { cls: model.mayGive(card) ? "giveable" : "", enabled: model.mayGive(card) };
+  if (model.isJumpIn(card)) return { cls: "jump-in", enabled: true, jump: true };
+  if (model.isPlayable(card)) return { cls: "playable", enabled: true };
+  return { cls: "", enabled: model.mayTry() }; // H-NOHINTS: nothing highlighted, anything tried
 }
 
 export function handArea(model, ui, actions) {
   const s = model.state;
   const hand = sortHand(model.hand);
-  const giving = model.mustGive;
   const labels = labelsOf(s);
   const cards = hand.map((card, index) => {
-    const playable = model.isPlayable(card);
-    const jump = !playable && model.canJumpIn(card);
-    const enabled = playable || jump || giving;
+    const offer = cardOffer(model, ui, hand, index);
     const name = cardName(card, labels);
     return h("li", {},
       cardFace(card, {
@@ -27,39 +49,51 @@ export function handArea(model, ui, actions) {
         customLabels: labels,
         attrs: {
           key: `hand-${card}-${index}`,
-          class: [playable ? "playable" : "", jump ? "jump-in" : "", giving ? "giveable" : ""].filter(Boolean).join(" "),
-          disabled: !enabled,
-          "aria-label": jump ? `${name}: ${t("table.jump_in")}` : name,
-          onclick: () => (giving ? actions.give(card) : actions.chooseCard(card)),
+          class: offer.cls,
+          disabled: !offer.enabled,
+          "aria-pressed": ui.selection ? String(offer.cls === "selected") : false,
+          "aria-label": offer.jump ? `${name}: ${t("table.jump_in")}` : name,
+          onclick: () => actions.chooseCard(card, index),
         },
       }));
   });
-  const drawn = model.drawnCard;
   const stack = s.pending?.kind === "stack" && s.pending.seat === model.mySeat ? s.pending : null;
-  const canDraw = model.myMove && (!s.pending || stack);
-  const unoReady = model.canCallUno;
   const me = s.seats[model.mySeat] || {};
+  const called = me.uno && hand.length === 1;
+  const unoReady = model.allows("uno");
   return h("section.hand-area", { "aria-labelledby": "hand-title", class: model.myMove ? "my-move" : "" },
     h("div.hand-bar", {},
       h("h2#hand-title.hand-title", { tabindex: "-1" }, t("table.hand_count", { n: hand.length })),
       h("div.hand-actions", {},
-        canDraw ? h("button.secondary.draw-button", { key: "draw", onclick: () => actions.draw(), "aria-keyshortcuts": "D" },
-          stack ? t("table.take", { n: stack.amount ?? "" }) : t("table.draw")) : null,
-        drawn ? h("button.secondary", { key: "keep", onclick: () => actions.keep() }, t("table.keep")) : null,
-        s.phase === "playing"
-          ? h("button.uno-button", {
+        model.allows("draw")
+          ? h("button.secondary.draw-button", { key: "draw", onclick: () => actions.draw(), "aria-keyshortcuts": "D" }, t("table.draw"))
+          : null,
+        stack && model.allows("accept")
+          ? h("button.secondary.draw-button", { key: "take", onclick: () => actions.accept(), "aria-keyshortcuts": "D" },
+              t("table.take", { n: stack.amount ?? "" }))
+          : null,
+        model.allows("pass")
+          ? h("button.secondary.pass-button", { key: "pass", onclick: () => actions.pass() }, t("table.pass"))
+          : null,
+        model.drawnCard && model.allows("keep")
+          ? h("button.secondary", { key: "keep", onclick: () => actions.keep() }, t("table.keep"))
+          : null,
+        s.rules?.uno_call === "off" ? null
+          : h("button.uno-button", {
               key: "uno", onclick: () => actions.callUno(), disabled: !unoReady, "aria-keyshortcuts": "U",
-              class: unoReady ? "ready" : "", "aria-pressed": me.uno && hand.length === 1 ? "true" : "false",
-            }, me.uno && hand.length === 1 ? t("table.uno_called") : t("table.uno"))
-          : null)),
-    jumpHint(model, hand),
+              class: unoReady ? "ready" : "", "aria-pressed": called ? "true" : "false",
+            }, called ? t("table.uno_called") : t("table.uno")))),
+    hints(model, hand, me),
     h("ul.hand", { "aria-label": t("table.your_hand") }, cards));
 }
 
-function jumpHint(model, hand) {
-  return hand.some((card) => !model.isPlayable(card) && model.canJumpIn(card))
-    ? h("p.jump-hint", { role: "status" }, t("table.jump_hint"))
-    : null;
+function hints(model, hand, me) {
+  const lines = [];
+  if (hand.some((card) => model.isJumpIn(card))) lines.push(h("p.jump-hint", { role: "status" }, t("table.jump_hint")));
+  if (model.allows("pass")) lines.push(h("p.hand-note", { role: "status" }, t("table.pass_hint")));
+  if (model.noHints && model.myMove) lines.push(h("p.hand-note", {}, t("table.no_hints")));
+  if (Array.isArray(me.hand)) lines.push(h("p.hand-note", {}, t("table.hand_shown")));
+  return lines;
 }
 
 export function colorPicker(title, onPick, onCancel) {
@@ -84,6 +118,20 @@ export function seatPicker(model, title, onPick, onCancel, optional = false) {
     h("button.link", { key: "target-cancel", onclick: onCancel }, t("table.cancel")));
 }
 
+/** H-MULTI: the cards chosen so far, and the button that plays them in that order. */
+function selectionPrompt(model, ui, actions) {
+  const hand = sortHand(model.hand);
+  const labels = labelsOf(model.state);
+  const chosen = [ui.selection.first, ...ui.selection.more].map((i) => hand[i]);
+  return h("div.prompt.multi", { role: "group", "aria-label": t("table.multi_title"), "data-testid": "multi-prompt" },
+    h("p.prompt-title", {}, t("table.multi_title")),
+    h("p.multi-cards", {}, chosen.map((c) => cardName(c, labels)).join(" → ")),
+    h("div.prompt-buttons", {},
+      h("button.primary", { key: "play-selected", onclick: () => actions.playSelection() },
+        chosen.length === 1 ? t("table.play_one") : t("table.play_many", { n: chosen.length })),
+      h("button.link", { key: "selection-cancel", onclick: () => actions.cancelPick() }, t("table.cancel"))));
+}
+
 /** What the table asks this seat now, if anything (null: nothing to show). */
 export function promptArea(model, ui, actions) {
   const s = model.state;
@@ -100,6 +148,7 @@ export function promptArea(model, ui, actions) {
     return seatPicker(model, title, (target) => actions.finishPlay({ ...ui.pickTargetFor, target }),
       () => actions.cancelPick(), five);
   }
+  if (ui.selection) return selectionPrompt(model, ui, actions);
   const parts = [];
   if (model.reveal) {
     parts.push(h("div.prompt.reveal", { role: "status" },
@@ -108,95 +157,58 @@ export function promptArea(model, ui, actions) {
       h("button.link", { key: "reveal-close", onclick: () => actions.closeReveal() }, t("table.close"))));
   }
   if (model.slap) {
-    parts.push(model.mustSlap
+    parts.push(model.allows("slap")
       ? h("div.prompt.slap", { role: "alertdialog", "aria-label": t("table.slap_now") },
           h("div.prompt-head", {}, timerRing(), h("p.prompt-title", {}, t("table.slap_now"))),
           h("button.slap-button", { key: "slap", onclick: () => actions.slap() }, t("table.slap")))
       : h("p.prompt.info", { role: "status" }, t("table.slap_wait")));
   }
-  if (p && s.phase === "playing" && !model.slap) {
-    if (p.kind === "choose_color" && p.seat === me) {
-      parts.push(colorPicker(t("table.choose_first_color"), (color) => actions.chooseColor(color)));
-    } else if (p.kind === "challenge" && p.seat === me) {
-      const amount = p.amount ?? 4;
-      parts.push(h("div.prompt.challenge", { role: "alertdialog", "aria-labelledby": "challenge-title" },
-        h("div.prompt-head", {}, timerRing(), h("p#challenge-title.prompt-title", {},
-          t("table.challenge_prompt", { name: seatName(s, p.offender) }))),
-        h("div.prompt-buttons", {},
-          h("button.danger", { key: "challenge", onclick: () => actions.challenge() }, t("table.challenge")),
-          h("button.secondary", { key: "accept", onclick: () => actions.accept() }, t("table.accept", { n: amount })))));
-    } else if (p.kind === "challenge") {
-      parts.push(h("p.prompt.info", { role: "status" }, t("table.challenge_wait", { name: seatName(s, p.seat) })));
-    } else if (p.kind === "play_drawn" && p.seat === me && model.drawnCard) {
-      const card = model.drawnCard;
-      parts.push(h("div.prompt.drawn", {},
-        h("div.prompt-head", {}, cardFace(card, { size: "small", customLabels: labels }),
-          h("p.prompt-title", {}, t("table.drew_playable", { card: cardName(card, labels) }))),
-        h("div.prompt-buttons", {},
-          h("button.primary", { key: "play-drawn", onclick: () => actions.chooseCard(card) }, t("table.play_drawn")),
-          s.rules?.must_play_drawn ? null
-            : h("button.secondary", { key: "keep-drawn", onclick: () => actions.keep() }, t("table.keep")))));
-    } else if (p.kind === "stack" && p.seat === me) {
-      const amount = p.amount ?? "";
-      parts.push(h("div.prompt.stack", { role: "alertdialog", "aria-labelledby": "stack-title" },
-        h("div.prompt-head", {}, timerRing(), h("p#stack-title.prompt-title", {}, t("table.stack_prompt", { n: amount }))),
-        h("div.prompt-buttons", {},
-          p.offender !== undefined && p.offender !== null && p.offender >= 0
-            ? h("button.danger", { key: "stack-challenge", onclick: () => actions.challenge() }, t("table.challenge")) : null,
-          h("button.secondary", { key: "stack-take", onclick: () => actions.draw() }, t("table.take", { n: amount })))));
-    } else if (p.kind === "stack") {
-      parts.push(h("p.prompt.info", { role: "status" }, t("table.stack_wait", { name: seatName(s, p.seat), n: p.amount ?? "" })));
-    } else if (p.kind === "exchange" && model.mustGive) {
-      const other = p.seat === me ? p.target : p.seat;
-      parts.push(h("p.prompt.info.give", { role: "status" }, t("table.give_to", { name: seatName(s, other) })));
-    } else if (p.kind === "exchange") {
-      parts.push(h("p.prompt.info", { role: "status" },
-        t("table.exchange_wait", { name: seatName(s, p.seat), target: seatName(s, p.target) })));
-    }
-  }
-  if (s.silence) {
-    parts.push(h("p.prompt.silence", { role: "status" }, t("table.silence")));
-  }
-  return parts.length ? h("div.prompts", {}, parts) : null;
+  if (p && s.phase === "playing" && !model.slap) parts.push(pendingPrompt(model, actions, p, me, labels));
+  if (s.silence) parts.push(h("p.prompt.silence", { role: "status" }, t("table.silence")));
+  return parts.filter(Boolean).length ? h("div.prompts", {}, parts) : null;
 }
 
-export function resultsPanel(model, actions) {
+function pendingPrompt(model, actions, p, me, labels) {
   const s = model.state;
-  const last = s.last_round;
-  if (!last) return null;
-  const labels = labelsOf(s);
-  const isHost = model.mySeat !== null && s.host === model.mySeat;
-  const rows = s.seats.map((_, seat) => h("tr", { class: seat === last.winner ? "winner" : "" },
-    h("th", { scope: "row" }, seatName(s, seat, model.mySeat)),
-    h("td.result-hand", {},
-      (last.hands?.[seat] || []).length
-        ? h("div.mini-hand", {}, sortHand(last.hands[seat]).map((c) => cardFace(c, { size: "tiny", customLabels: labels })))
-        : "—"),
-    h("td.num", {}, String(last.hand_points?.[seat] ?? 0)),
-    h("td.num", {}, String(last.points?.[seat] ?? 0)),
-    h("td.num.total", {}, String(last.scores?.[seat] ?? s.seats[seat].score ?? 0))));
-  const result = s.result;
-  return h("section.results", { "aria-labelledby": "results-title" },
-    h("h2#results-title", {}, result ? t("match.over") : t("round.over", { n: last.round ?? s.round })),
-    h("p.results-winner", {}, result
-      ? t("match.winner", { names: (result.winners || []).map((w) => seatName(s, w)).join(", ") })
-      : t("round.winner", { name: seatName(s, last.winner) })),
-    h("div.table-scroll", {},
-      h("table.results-table", {},
-        h("thead", {}, h("tr", {},
-          h("th", { scope: "col" }, t("col.player")), h("th", { scope: "col" }, t("round.hand")),
-          h("th.num", { scope: "col" }, t("round.points")), h("th.num", { scope: "col" }, t("round.round_points")),
-          h("th.num", { scope: "col" }, t("round.total")))),
-        h("tbody", {}, rows))),
-    !result && isHost
-      ? h("button.primary", { key: "next-round", onclick: () => actions.nextRound() }, t("round.next"))
-      : null,
-    !result && !isHost ? h("p.muted", {}, t("round.waiting_next")) : null,
-    result ? h("div.form-buttons", {},
-      isHost ? h("button.primary", { key: "rematch", onclick: () => actions.start() }, t("match.rematch")) : null,
-      !isHost && model.mySeat !== null ? h("p.muted", {}, t("match.waiting_rematch")) : null,
-      s.match ? h("a.button.secondary", { href: `#/match/${s.match}` }, t("match.details")) : null,
-      h("a.button.secondary", { href: "#/" }, t("nav.home"))) : null);
+  if (p.kind === "choose_color" && model.allows("choose_color")) {
+    return colorPicker(t("table.choose_first_color"), (color) => actions.chooseColor(color));
+  }
+  if (p.kind === "challenge" && p.seat === me) {
+    return h("div.prompt.challenge", { role: "alertdialog", "aria-labelledby": "challenge-title" },
+      h("div.prompt-head", {}, timerRing(), h("p#challenge-title.prompt-title", {},
+        t("table.challenge_prompt", { name: seatName(s, p.offender) }))),
+      h("div.prompt-buttons", {},
+        model.allows("challenge") ? h("button.danger", { key: "challenge", onclick: () => actions.challenge() }, t("table.challenge")) : null,
+        model.allows("accept") ? h("button.secondary", { key: "accept", onclick: () => actions.accept() }, t("table.accept", { n: p.amount ?? 4 })) : null));
+  }
+  if (p.kind === "challenge") return h("p.prompt.info", { role: "status" }, t("table.challenge_wait", { name: seatName(s, p.seat) }));
+  if (p.kind === "play_drawn" && p.seat === me && model.drawnCard) {
+    const card = model.drawnCard;
+    return h("div.prompt.drawn", {},
+      h("div.prompt-head", {}, cardFace(card, { size: "small", customLabels: labels }),
+        h("p.prompt-title", {}, t("table.drew_playable", { card: cardName(card, labels) }))),
+      h("div.prompt-buttons", {},
+        model.isPlayable(card) || model.noHints
+          ? h("button.primary", { key: "play-drawn", onclick: () => actions.chooseCard(card, null) }, t("table.play_drawn")) : null,
+        model.allows("keep") ? h("button.secondary", { key: "keep-drawn", onclick: () => actions.keep() }, t("table.keep")) : null));
+  }
+  if (p.kind === "stack" && p.seat === me) {
+    const amount = p.amount ?? "";
+    return h("div.prompt.stack", { role: "alertdialog", "aria-labelledby": "stack-title" },
+      h("div.prompt-head", {}, timerRing(), h("p#stack-title.prompt-title", {}, t("table.stack_prompt", { n: amount }))),
+      h("div.prompt-buttons", {},
+        model.allows("challenge") ? h("button.danger", { key: "stack-challenge", onclick: () => actions.challenge() }, t("table.challenge")) : null,
+        model.allows("accept") ? h("button.secondary", { key: "stack-take", onclick: () => actions.accept() }, t("table.take", { n: amount })) : null));
+  }
+  if (p.kind === "stack") return h("p.prompt.info", { role: "status" }, t("table.stack_wait", { name: seatName(s, p.seat), n: p.amount ?? "" }));
+  if (p.kind === "exchange" && model.allows("give")) {
+    const other = p.seat === me ? p.target : p.seat;
+    return h("p.prompt.info.give", { role: "status" }, t("table.give_to", { name: seatName(s, other) }));
+  }
+  if (p.kind === "exchange") {
+    return h("p.prompt.info", { role: "status" }, t("table.exchange_wait", { name: seatName(s, p.seat), target: seatName(s, p.target) }));
+  }
+  return null;
 }
 
 export function lobbyPanel(model, ui, actions) {
@@ -206,9 +218,10 @@ export function lobbyPanel(model, ui, actions) {
   const seated = s.seats.length;
   return h("section.lobby-panel", { "aria-labelledby": "lobby-title" },
     h("h2#lobby-title", {}, t("room.seats")),
-    h("ul.lobby-seats", {}, s.seats.map((info, seat) => h("li", {},
+    h("ul.lobby-seats", {}, s.seats.map((info, seat) => h("li", { class: typeof info.team === "number" ? `team-${info.team}` : "" },
       h("span.seat-name", {}, seatName(s, seat, model.mySeat)),
       h("span.badges", {},
+        teamBadge(info),
         s.host === seat ? h("span.badge.host", {}, t("seat.host")) : null,
         info.bot ? h("span.badge.bot", {}, t("seat.bot")) : null,
         info.connected === false && !info.bot ? h("span.badge.offline", {}, t("seat.offline")) : null),
@@ -216,6 +229,7 @@ export function lobbyPanel(model, ui, actions) {
         ? h("button.link.kick", { key: `kick-${seat}`, onclick: () => actions.kick(seat) },
             t("room.kick", { name: seatName(s, seat) }))
         : null))),
+    s.rules?.teams ? h("p.hint", {}, t("room.teams_hint")) : null,
     h("div.share", {},
       h("p", {}, t("room.share_hint", { code: s.code || ui.code })),
       h("div.share-row", {},

@@ -6,11 +6,16 @@ import { mountJoinPrompt } from "./join.js";
 import { TableConnection } from "./connection.js";
 import { TableModel } from "./model.js";
 import { describe } from "./describe.js";
-import { parseCard } from "./cards.js";
 import { seatOrder, seatTile, centerArea } from "./table-seats.js";
-import { handArea, promptArea, resultsPanel, lobbyPanel } from "./table-panels.js";
+import { handArea, promptArea, lobbyPanel } from "./table-panels.js";
+import { chooseCard, playSelection, finishPlay } from "./table-play.js";
+import { resultsPanel } from "./table-results.js";
 import { errorText } from "./errors.js";
 import { tableBar, updateTimers } from "./table-bar.js";
+import { reactionBar, chatForm } from "./audience.js";
+import { partySide, partyLobbyCenter, placeSeats } from "./party.js";
+import { beforeEvent, afterEvent } from "./table-effects.js";
+import { isMuted, setMuted, onMuteChange } from "./sound.js";
 
 const LOG_LIMIT = 200;
 
@@ -29,7 +34,7 @@ class TableView {
     this.code = code;
     this.mode = mode;
     this.model = new TableModel();
-    this.ui = { code, mode, pickColorFor: null, pickTargetFor: null, copied: false };
+    this.ui = { code, mode, pickColorFor: null, pickTargetFor: null, selection: null, copied: false };
     this.status = "connecting";
     this.closedCode = null;
     this.syncing = false;
@@ -54,31 +59,39 @@ class TableView {
     this.panelEl = h("div.panel-slot");
     this.handEl = h("div.hand-slot");
     this.logList = h("ol.log-list");
-    this.chatInput = h("input", { type: "text", maxlength: 300, "aria-label": t("chat.label"), autocomplete: "off" });
-    const chat = h("form.chat", {
-      onsubmit: (event) => {
-        event.preventDefault();
-        const text = this.chatInput.value.trim();
-        if (!text) return;
-        this.send({ type: "chat", text }).then(() => (this.chatInput.value = ""));
-      },
-    }, this.chatInput, h("button.secondary", { type: "submit" }, t("chat.send")));
+    this.reactionLayer = h("div.reactions-layer", { "aria-live": "polite" });
+    this.momentLayer = h("div.moment-layer", { role: "status", "aria-live": "assertive" });
+    this.chat = this.mode === "tv" ? null
+      : chatForm(this.mode !== "play", (text) => this.send({ type: "chat", text }));
+    this.reactions = tv ? null : h("div.reaction-slot", {}, reactionBar((emoji) => this.actions.react(emoji)));
     this.logTitle = h("h2#log-title", {}, t("log.title"));
-    this.chatButton = chat.querySelector("button");
     this.logArea = h("aside.log-area", { "aria-labelledby": "log-title" },
       this.logTitle,
       h("div.log-scroll", { "aria-live": "polite", "aria-relevant": "additions", role: "log" }, this.logList),
-      this.mode === "play" ? chat : null);
-    this.root.replaceChildren(h(`section.table-page${tv ? ".tv" : ""}`, {},
-      this.bar, this.notice,
-      h("div.table-layout", {},
-        h("div.table-main", {},
-          h("div.board", {}, this.seatsEl, this.centerEl),
-          this.promptEl, this.panelEl, this.handEl),
-        this.logArea)));
-    this.langOff = onLangChange(() => this.render());
+      this.chat?.form);
+    const board = h("div.board", {}, this.seatsEl, this.centerEl, this.reactionLayer);
+    let layout;
+    if (tv) {
+      this.sideEl = h("div.tv-side-top");
+      layout = h("div.tv-layout", {},
+        h("div.tv-stage", {}, board, this.momentLayer, this.panelEl),
+        h("aside.tv-side", { "aria-label": t("tv.join_title") }, this.sideEl, this.logArea));
+    } else {
+      layout = h("div.table-layout", {},
+        h("div.table-main", {}, board, this.reactions, this.promptEl, this.panelEl, this.handEl),
+        this.logArea);
+    }
+    this.root.replaceChildren(h(`section.table-page${tv ? ".tv" : ""}`, {}, this.bar, this.notice, layout));
+    this.langOff = onLangChange(() => this.relabel());
+    this.muteOff = onMuteChange(() => this.renderBar());
     this.keyHandler = (event) => this.onKey(event);
     if (this.mode === "play") document.addEventListener("keydown", this.keyHandler);
+  }
+
+  relabel() {
+    this.chat?.relabel();
+    if (this.reactions) replaceChildren(this.reactions, reactionBar((emoji) => this.actions.react(emoji)));
+    this.render();
   }
 
   start() {
@@ -94,6 +107,7 @@ class TableView {
     clearInterval(this.keepalive);
     document.removeEventListener("keydown", this.keyHandler);
     this.langOff();
+    this.muteOff();
     this.connection.close();
     if (window.unoTable === this) window.unoTable = null;
   }
@@ -101,17 +115,25 @@ class TableView {
   // --- frames ---
 
   onFrame(frame) {
+    let effect = null;
     if (frame.type === "state") {
       this.syncing = false;
       this.model.applyState(frame);
-      this.ui.pickColorFor = null;
-      this.ui.pickTargetFor = null;
+      this.clearPicks(true);
     } else if (frame.type === "event") {
-      const before = this.model.state;
+      const before = this.model.state ? beforeEvent(this, frame.event) : null;
+      const hadState = Boolean(this.model.state);
+      const handBefore = this.model.hand.join();
       const result = this.model.applyEvent(frame);
       if (result === "duplicate") return;
-      if (result !== "sync" || before) this.addLog(frame.event);
+      if (this.model.hand.join() !== handBefore) this.ui.selection = null; // its places moved
+      if (result !== "sync" || hadState) this.addLog(frame.event);
       if (result === "sync") this.requestSync();
+      if (before) effect = () => afterEvent(this, frame.event, before);
+      if (frame.legal || frame.event.kind === "round_over") this.clearPicks(true);
+    } else if (frame.type === "spectator_chat") {
+      this.addLine(t("log.spectator_chat", { n: frame.spectator ?? "?", text: frame.text }), "spectator_chat");
+      return;
     } else if (frame.type === "error") {
       this.showError(frame);
       return;
@@ -119,6 +141,16 @@ class TableView {
       return;
     }
     this.render();
+    effect?.();
+  }
+
+  /** Forget a half-made play (a color, a target, several cards) once the table moved on. */
+  clearPicks(onlyStale = false) {
+    const pick = this.ui.selection || this.ui.pickColorFor || this.ui.pickTargetFor;
+    if (onlyStale && pick && (this.model.isPlayable(pick.card) || this.model.mayTry())) return;
+    this.ui.pickColorFor = null;
+    this.ui.pickTargetFor = null;
+    this.ui.selection = null;
   }
 
   onStatus(status, detail) {
@@ -144,9 +176,12 @@ class TableView {
       : event.kind === "played" && event.seat === this.lastUnoCall ? this.lastUnoCall : null;
     if (repeat) return;
     const words = describe(event, this.model.state, this.model.mySeat);
-    if (!words) return;
+    if (words) this.addLine(words, event.kind);
+  }
+
+  addLine(words, kind) {
     this.logEntries.push(words);
-    const item = h(`li.log-${event.kind}`, {}, words);
+    const item = h(`li.log-${kind}`, {}, words);
     this.logList.appendChild(item);
     while (this.logList.children.length > LOG_LIMIT) this.logList.firstChild.remove();
     item.scrollIntoView?.({ block: "nearest" });
@@ -177,6 +212,7 @@ class TableView {
     return {
       draw: () => move({ type: "draw" }),
       keep: () => move({ type: "keep" }),
+      pass: () => move({ type: "pass" }),
       callUno: () => move({ type: "uno" }),
       catchSeat: (seat) => move({ type: "catch", target: seat }),
       challenge: () => move({ type: "challenge" }),
@@ -184,8 +220,10 @@ class TableView {
       chooseColor: (color) => move({ type: "choose_color", color }),
       give: (card) => move({ type: "give", card }),
       slap: () => move({ type: "slap" }),
+      react: (emoji) => fire({ type: "react", emoji }),
       nextRound: () => fire({ type: "next_round" }),
       start: () => fire({ type: "start" }),
+      rematch: () => fire({ type: "rematch" }),
       addBot: () => fire({ type: "add_bot" }),
       kick: (seat) => fire({ type: "kick", seat }),
       leave: () => this.send({ type: "leave" }).then(() => {
@@ -193,60 +231,20 @@ class TableView {
         location.hash = "#/";
       }).catch(() => {}),
       setRules: (preset, rules) => this.send({ type: "rules", preset, rules })
-        .then(() => this.flash(t("room.rules_sent"))).catch(() => {}),
+        .then(() => this.flash(t("room.rules_sent"))),
       copyLink: (link) => this.copyLink(link),
       closeReveal: () => {
         this.model.reveal = null;
         this.render();
       },
-      chooseCard: (card) => this.chooseCard(card),
-      finishPlay: (play) => this.finishPlay(play),
+      chooseCard: (card, index) => chooseCard(this, card, index),
+      playSelection: () => playSelection(this),
+      finishPlay: (play) => finishPlay(this, play),
       cancelPick: () => {
-        this.ui.pickColorFor = null;
-        this.ui.pickTargetFor = null;
+        this.clearPicks();
         this.render();
       },
     };
-  }
-
-  chooseCard(card) {
-    const s = this.model.state;
-    const rules = s.rules || {};
-    const parsed = parseCard(card);
-    const play = { card };
-    const custom = /^WC([123])$/.exec(card);
-    const customEffect = custom ? rules.custom_cards?.[Number(custom[1]) - 1]?.effect : null;
-    const last = this.model.hand.length === 1; // no swap or exchange with the last card
-    const needsTarget = !last && ((rules.seven_zero && parsed.rank === "7")
-      || (rules.five_exchange && parsed.rank === "5") || customEffect === "swap_hands");
-    if (needsTarget) {
-      this.ui.pickTargetFor = play;
-      if (parsed.wild && !rules.color_wheel) play.needsColor = true;
-    } else if (parsed.wild && !rules.color_wheel) {
-      this.ui.pickColorFor = play;
-    } else {
-      this.finishPlay(play);
-      return;
-    }
-    this.render();
-    this.root.querySelector(".prompt button")?.focus();
-  }
-
-  finishPlay(play) {
-    if (play.needsColor && !play.color) {
-      this.ui.pickTargetFor = null;
-      this.ui.pickColorFor = { ...play, needsColor: false };
-      this.render();
-      return;
-    }
-    this.ui.pickColorFor = null;
-    this.ui.pickTargetFor = null;
-    const message = { type: "play", card: play.card };
-    if (this.model.seq !== null) message.seq = this.model.seq;
-    if (play.color) message.color = play.color;
-    if (play.target !== undefined && play.target !== null) message.target = play.target;
-    this.send(message).catch(() => {});
-    this.render();
   }
 
   copyLink(link) {
@@ -274,21 +272,27 @@ class TableView {
   render() {
     const m = this.model;
     const s = m.state;
+    const tv = this.mode === "tv";
     this.renderBar();
     this.logTitle.textContent = t("log.title");
-    this.chatButton.textContent = t("chat.send");
-    this.chatInput.setAttribute("aria-label", t("chat.label"));
     if (!s) {
       replaceChildren(this.centerEl, h("p.loading", {}, this.status === "closed" ? "" : t("table.connecting")));
       return;
     }
-    this.root.querySelector(".table-page").dataset.phase = s.phase;
+    const page = this.root.querySelector(".table-page");
+    page.dataset.phase = s.phase;
+    page.classList.toggle("teams", Boolean(s.rules?.teams));
     const lobby = s.phase === "lobby";
-    replaceChildren(this.seatsEl, lobby ? [] : seatOrder(s, m.mySeat).map((seat) => seatTile(m, seat, this.actions)));
-    replaceChildren(this.centerEl, lobby ? null : centerArea(m, this.actions));
+    const showSeats = !lobby || tv;
+    replaceChildren(this.seatsEl, showSeats ? seatOrder(s, m.mySeat).map((seat) => seatTile(m, seat, this.actions)) : []);
+    if (tv) {
+      placeSeats(this.seatsEl);
+      replaceChildren(this.sideEl, ...partySide(this.code, s));
+    }
+    replaceChildren(this.centerEl, lobby ? (tv ? partyLobbyCenter(this.code) : null) : centerArea(m, this.actions));
     replaceChildren(this.promptEl, lobby ? null : promptArea(m, this.ui, this.actions));
     replaceChildren(this.panelEl,
-      lobby ? lobbyPanel(m, this.ui, this.actions)
+      lobby ? (tv ? null : lobbyPanel(m, this.ui, this.actions))
         : s.phase === "round_over" || s.phase === "match_over" ? resultsPanel(m, this.actions) : null);
     const seated = m.mySeat !== null && this.mode === "play";
     const handHadFocus = this.handEl.contains(document.activeElement);
@@ -312,18 +316,22 @@ class TableView {
     this.promptFocused = Boolean(prompt);
   }
 
-  /** Keys for the fast moments: U calls UNO, D draws (not while typing). */
+  /** Keys for the fast moments: U calls UNO, D draws (or takes a stack), not while typing. */
   onKey(event) {
     if (event.target.closest?.("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
     const key = event.key.toLowerCase();
-    if (key === "u" && this.model.canCallUno) this.actions.callUno();
-    else if (key === "d" && this.model.myMove && (!this.model.state.pending || this.model.state.pending.kind === "stack")) {
-      this.actions.draw();
-    } else return;
+    const m = this.model;
+    if (key === "u" && m.allows("uno")) this.actions.callUno();
+    else if (key === "d" && m.allows("draw")) this.actions.draw();
+    else if (key === "d" && m.state?.pending?.kind === "stack" && m.allows("accept")) this.actions.accept();
+    else return;
     event.preventDefault();
   }
 
   renderBar() {
-    replaceChildren(this.bar, ...tableBar(this.code, this.mode, this.status, this.closedCode));
+    replaceChildren(this.bar, ...tableBar({
+      code: this.code, mode: this.mode, status: this.status, closedCode: this.closedCode,
+      spectators: this.model.state?.spectators, muted: isMuted(), onMute: (muted) => setMuted(muted),
+    }));
   }
 }
