@@ -27,7 +27,8 @@ class RiggedDeal(_Body):
 
 class CreateRoom(_Body):
     name: Name = Field(description="the creator's display name (1-32 characters)")
-    preset: SafeText | None = Field(None, description="official, house, seeded or party")
+    preset: SafeText | None = Field(
+        None, description="official, house, seeded, party, crazy, teams or fast")
     rules: PlainRules | None = Field(None, description="single toggles (RULES.md keys)")
     public: StrictBool = True
     max_players: Annotated[StrictInt, Field(ge=2, le=10)] | None = Field(

@@ -1,7 +1,7 @@
 """H-BLITZ: each round has a total clock. The room sends ``Timeout`` at ``Game.deadline_ms``, the
-earlier of the turn's deadline (O-TIMER) and the round's end; at the round's end the player
-holding the fewest cards wins the round (ties: fewest points; still tied: shared), scored as if
-they went out."""
+earliest of the turn's deadline (O-TIMER), the round's end and the end of an UNO catch grace
+(O-WINDOW). At the round's end the player holding the fewest cards wins the round (ties: fewest
+points; still tied: shared), scored as if they went out."""
 
 from __future__ import annotations
 
@@ -13,12 +13,21 @@ from .table import active_seats
 
 
 def next_deadline(state: GameState) -> int | None:
-    """When the room should send ``Timeout`` next; None: no timer runs."""
-    turn = state.deadline_ms
-    clock = state.clock_ends_ms
-    if clock is None:
-        return turn
-    return clock if turn is None or clock < turn else turn
+    """When the room should send ``Timeout`` next: the turn's deadline (O-TIMER), the round's
+    end (H-BLITZ) or the end of an UNO catch grace (O-WINDOW), whichever comes first; None: no
+    timer runs."""
+    now = state.now_ms
+    times = [at for at in state.catch_open_ms.values() if at > now]
+    for at in (state.deadline_ms, state.clock_ends_ms):
+        if at is not None:
+            times.append(at)
+    return min(times) if times else None
+
+
+def timer_due(state: GameState) -> bool:
+    """The turn's deadline or the round's clock has passed: a ``Timeout`` acts for someone."""
+    deadline = state.deadline_ms
+    return clock_ran_out(state) or (deadline is not None and state.now_ms >= deadline)
 
 
 def clock_ran_out(state: GameState) -> bool:

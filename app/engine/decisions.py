@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .cards import CARD_COLOR, CARD_TEXT, COLOR_LETTERS, COLORS, Color
-from .clock import clock_over, clock_ran_out
+from .clock import clock_over, clock_ran_out, timer_due
 from .commands import Play
 from .drawing import at_hand_limit, draw, keep, skip_turn, take_stack
 from .errors import NOT_YOUR_TURN, NOTHING_TO_DO, TOO_EARLY, RuleError
@@ -14,6 +14,7 @@ from .house import exchange_timeout, slap_timeout
 from .state import CHALLENGE, CHOOSE_COLOR, EXCHANGE, PLAY_DRAWN, STACK, GameState, Pending
 from .table import draw_cards, next_seat
 from .turns import announce_turn, begin_turn_action, play
+from .uno import graces_ended, open_catches
 
 
 def _expect(state: GameState, seat: int, kinds: tuple[str, ...], what: str) -> Pending:
@@ -74,7 +75,15 @@ def choose_color(state: GameState, seat: int, color: Color, out: list[Event]) ->
 
 
 def timeout(state: GameState, out: list[Event]) -> None:
-    """O-TIMER: the deadline passed; act for the waited-on seats with the safe default."""
+    """O-TIMER: the deadline passed; act for the waited-on seats with the safe default. An UNO
+    catch grace that ended is announced first (O-WINDOW)."""
+    graces = graces_ended(state)
+    if graces:
+        open_catches(state, graces, out)
+        if not timer_due(state):
+            return
+    elif state.catch_open_ms and not timer_due(state):
+        raise RuleError(TOO_EARLY, "the UNO catch grace has not ended yet")
     if clock_ran_out(state):
         clock_over(state, out)
         return

@@ -72,6 +72,7 @@ COLOR_CHOSEN: Final = "color_chosen"
 CHALLENGED: Final = "challenged"  # public: verdict; private to the challenger: the offender's hand
 UNO_CALLED: Final = "uno_called"
 CAUGHT: Final = "caught"
+CATCH_OPEN: Final = "catch_open"  # O-WINDOW: the grace after a seat's second-to-last card ended
 FALSE_CATCH: Final = "false_catch"
 RESHUFFLED: Final = "reshuffled"
 HANDS_SHUFFLED: Final = "hands_shuffled"  # private: each seat's new hand

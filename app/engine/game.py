@@ -88,11 +88,11 @@ class Game:
 
     @property
     def deadline_ms(self) -> int | None:
-        """When the room should send ``Timeout``; None: no timer runs. The earlier of the turn's
-        deadline (O-TIMER, the view's ``deadline_ms``) and the round's end (H-BLITZ, the view's
-        ``clock_ends_ms``)."""
+        """When the room should send ``Timeout``; None: no timer runs. The earliest of the turn's
+        deadline (O-TIMER, the view's ``deadline_ms``), the round's end (H-BLITZ, the view's
+        ``clock_ends_ms``) and the end of an UNO catch grace (O-WINDOW)."""
         state = self.state
-        if state.clock_ends_ms is None:
+        if state.clock_ends_ms is None and not state.catch_open_ms:
             return state.deadline_ms
         return next_deadline(state)
 

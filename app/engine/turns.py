@@ -208,7 +208,8 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
         start_slap(state, seat, out)
     if len(state.hands[seat]) == 1 and not state.uno_called[seat] and rules.catches:
         state.catchable[seat] = waited_seat(state)
-        state.catch_open_ms[seat] = state.now_ms + rules.uno_grace_ms
+        if rules.uno_grace_ms:
+            state.catch_open_ms[seat] = state.now_ms + rules.uno_grace_ms
     announce_turn(state, out)
 
 
@@ -244,7 +245,8 @@ def finish_play(state: GameState, seat: int, called: bool, jump: bool, out: list
         start_slap(state, seat, out)
     if len(state.hands[seat]) == 1 and not state.uno_called[seat] and rules.catches:
         state.catchable[seat] = waited_seat(state)
-        state.catch_open_ms[seat] = state.now_ms + rules.uno_grace_ms
+        if rules.uno_grace_ms:
+            state.catch_open_ms[seat] = state.now_ms + rules.uno_grace_ms
     announce_turn(state, out)
 
 

@@ -20,6 +20,20 @@ from .state import CHOOSE_COLOR, PLAY_DRAWN, STACK, GameState
 from .table import draw_cards
 
 
+def graces_ended(state: GameState) -> list[int]:
+    """O-WINDOW: the seats whose catch grace has ended by now but was not yet announced."""
+    now = state.now_ms
+    return sorted(seat for seat, at in state.catch_open_ms.items() if at <= now)
+
+
+def open_catches(state: GameState, seats: list[int], out: list[Event]) -> None:
+    """O-WINDOW: the room's timer found these graces over: catching them is legal from now,
+    and every seat is told (the event carries the changed legal moves to the table)."""
+    for seat in seats:
+        del state.catch_open_ms[seat]
+        out.append(Event(ev.CATCH_OPEN, {"seat": seat}))
+
+
 def call_uno(state: GameState, seat: int, out: list[Event]) -> None:
     """Safe if called before anyone catches you; with two cards on your turn it counts for the
     play that leaves one (H-UNOCALL strict: only holding one card; off: never)."""

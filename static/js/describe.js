@@ -52,6 +52,8 @@ export function describe(event, state, mySeat = null) {
       return t("log.uno_called", { name: name(e.seat) });
     case "caught":
       return t("log.caught", { name: name(e.seat), by: name(e.by) });
+    case "catch_open":
+      return t("log.catch_open", { name: name(e.seat) });
     case "false_catch":
       return t("log.false_catch", { name: name(e.seat), target: name(e.target) });
     case "reshuffled":

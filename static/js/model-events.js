@@ -87,6 +87,7 @@ export const HANDLERS = {
     return "ok";
   },
   caught() {},
+  catch_open() {}, // O-WINDOW: its frame's "legal" now lists the catch
   false_catch() {},
   reshuffled(m, s, e) {
     s.draw_pile = e.draw_pile;

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from app.engine import Game, RuleError, parse_card
-from app.engine.commands import Catch, Play
+from app.engine.commands import Catch, Play, Timeout
 
 from .helpers import act, counts, rigged, seen_by
 
@@ -125,6 +125,39 @@ def test_o_window_grace_refuses_an_early_catch_without_penalty() -> None:
     assert counts(game)[0] == 1
     game.apply(1, Catch(0), 10_600)
     assert counts(game)[0] == 3
+
+
+def test_o_window_the_end_of_the_grace_is_a_timer_that_lists_the_catch() -> None:
+    """O-LEGAL: when the grace ends with nobody acting, the room's timer announces it, and the
+    event's legal lists now hold the catch (before, no frame told anyone it was open)."""
+    game = _two_left(uno_grace_ms=500, turn_seconds=0)
+    game.apply(0, Play(parse_card("R2")), now_ms=10_000)
+    assert game.deadline_ms == 10_500
+    assert {"type": "catch", "target": 0} not in game.legal_wire(1)
+    with pytest.raises(RuleError) as info:
+        game.apply(0, Timeout(), 10_400)
+    assert info.value.code == "too_early"
+    events = game.apply(0, Timeout(), 10_500)
+    assert [e.for_viewer(None) for e in events] == [{"kind": "catch_open", "seat": 0}]
+    assert {"type": "catch", "target": 0} in game.legal_wire(1)
+    assert {"type": "catch", "target": 0} in game.legal_wire(2)
+    assert game.deadline_ms is None  # announced once
+
+
+def test_o_window_the_grace_timer_comes_before_the_turn_timer() -> None:
+    game = _two_left(uno_grace_ms=500, turn_seconds=30)
+    game.apply(0, Play(parse_card("R2")), now_ms=10_000)
+    assert game.deadline_ms == 10_500
+    game.apply(0, Timeout(), 10_500)
+    assert game.deadline_ms == 40_000  # then the turn's own deadline
+    assert game.view(None)["turn"] == 1  # nobody was timed out by the grace
+
+
+def test_o_window_without_a_grace_no_timer_runs_for_catches() -> None:
+    game = _two_left(uno_grace_ms=0, turn_seconds=0)
+    game.apply(0, Play(parse_card("R2")), now_ms=10_000)
+    assert game.deadline_ms is None
+    assert {"type": "catch", "target": 0} in game.legal_wire(1)
 
 
 def test_card_counts_are_public_to_everyone() -> None:

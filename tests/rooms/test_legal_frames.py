@@ -52,3 +52,25 @@ async def test_h_nohints_the_server_lists_no_plays(live_server: ServerProcess) -
     assert plays(legal) == set() and {"type": "draw"} in legal
     await ann.ok("play", card="R2")  # still playable: only the hints are gone
     await table.close()
+
+
+async def test_o_window_the_end_of_a_grace_reaches_every_player_with_the_catch_listed(
+    live_server: ServerProcess,
+) -> None:
+    """Nobody acts while the grace runs: the room's timer still tells the table the catch is
+    open, on a frame of its own, so a client that offers only listed moves shows Catch."""
+    table = await make_table(live_server, ["Ann", "Bob"], seed=3,
+                             rules={"turn_seconds": 0, "uno_grace_ms": 600},
+                             deal=deal([["R1", "B7"], HANDS[1]], discard="R5"))
+    ann, bob = table.players
+    await ann.ok("start")
+    await ann.ok("play", card="R1")  # one card left, no call
+    told = await bob.wait_for(lambda f: f.get("type") == "event" and "legal" in f)
+    assert {"type": "catch", "target": 0} not in told["legal"]  # the grace runs
+    opened = await bob.wait_for(
+        lambda f: f.get("type") == "event" and f["event"]["kind"] == "catch_open", timeout=5)
+    assert opened["event"]["seat"] == 0
+    assert {"type": "catch", "target": 0} in opened["legal"]
+    await bob.ok("catch", target=0)
+    assert (await bob.state())["seats"][0]["cards"] == 3
+    await table.close()

@@ -161,6 +161,7 @@ export const en = {
   "log.challenged_guilty": "{name} challenged {offender}: guilty! {offender} draws.",
   "log.challenged_innocent": "{name} challenged {offender}: the play was fair. {name} draws.",
   "log.uno_called": "{name} called UNO!",
+  "log.catch_open": "{name} has not called UNO: the catch is open.",
   "log.caught": "{by} caught {name} without UNO: {name} draws.",
   "log.false_catch": "{name}'s catch of {target} did not hold.",
   "log.reshuffled": "The discard pile was shuffled into a new draw pile.",

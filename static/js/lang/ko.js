@@ -162,6 +162,7 @@ export const ko = {
   "log.challenged_guilty": "{name}이(가) {offender}에게 도전: 성공! {offender}이(가) 카드를 뽑습니다.",
   "log.challenged_innocent": "{name}이(가) {offender}에게 도전: 실패. {name}이(가) 카드를 뽑습니다.",
   "log.uno_called": "{name}: 우노!",
+  "log.catch_open": "{name}이(가) 우노를 외치지 않았습니다. 이제 잡을 수 있습니다.",
   "log.caught": "{by}이(가) 우노를 외치지 않은 {name}을(를) 잡았습니다. {name}이(가) 카드를 뽑습니다.",
   "log.false_catch": "{name}의 {target} 잡기는 무효입니다.",
   "log.reshuffled": "버린 카드 더미를 섞어 새 드로우 덱을 만들었습니다.",

@@ -164,6 +164,7 @@ export const uk = {
   "log.challenged_guilty": "{name} перевіряє {offender} на чесність: попався! {offender} бере карти.",
   "log.challenged_innocent": "{name} перевіряє {offender} на чесність: усе чесно. {name} бере карти.",
   "log.uno_called": "{name}: «УНО!»",
+  "log.catch_open": "{name} не сказав «УНО»: тепер можна зловити.",
   "log.caught": "{by} зловив {name} без «УНО»: {name} бере карти.",
   "log.false_catch": "{name} помилково ловить {target}.",
   "log.reshuffled": "Скидання перемішано в новий прикуп.",
