@@ -1,0 +1,135 @@
+"""Where a worker's memory goes as sockets are added: its RSS at 2,000 and at 6,000 sockets
+(500 and 1,500 rooms of 4 players, playing), and, with ``--trace``, which lines allocated what
+each added socket costs (tracemalloc, in a server of its own: tracing slows it down).
+
+    .venv/bin/python -m bench.memory [--rooms 500,1500] [--seconds 20] [--trace]
+
+The load is bench/server.py's (one action per seat every 3 s), SQLite, the in-process bus.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+from bench.server import (
+    ONE_ADDRESS_LIMITS,
+    BenchRoom,
+    Move,
+    close_all,
+    connect_seat,
+    drive_tables,
+    free_port,
+    rss_mb,
+    start_process,
+    stop,
+    uno_rooms,
+    wait_up,
+)
+
+
+async def playing(url: str, ws: str, count: int, seconds: float) -> list[BenchRoom]:
+    """``count`` rooms created, connected and played for ``seconds``; left connected."""
+    results: list[Move] = []
+    rooms = await uno_rooms(url, count)
+    tables = [BenchRoom(code, tokens, results) for code, tokens in rooms]
+    for start in range(0, len(tables), 25):
+        batch = [s for t in tables[start:start + 25] for s in t.seats]
+        await asyncio.gather(*(connect_seat(s, f"{ws}/ws/rooms/{s.room.code}?token="
+                                            f"{s.room.tokens[s.seat]}") for s in batch))
+
+    async def nothing() -> None:
+        return None
+
+    await drive_tables(tables, seconds, 3.0, nothing)
+    return tables
+
+
+def serve(port: int, traced: bool, dump: Path) -> Any:
+    db = Path(tempfile.mkdtemp(prefix="uno-memory-")) / "uno.db"
+    module = "bench.traced_app" if traced else "app"
+    process = start_process([sys.executable, "-m", module, "--port", str(port), "--log-level",
+                             "warning"],
+                            {"UNO_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+                             "UNO_TRACE_DUMP": str(dump), **ONE_ADDRESS_LIMITS})
+    wait_up(f"http://127.0.0.1:{port}/healthz", process)
+    return process
+
+
+async def rss_per_socket(counts: list[int], seconds: float) -> None:
+    """One server per count of rooms: its RSS after ``seconds`` of play."""
+    figures = []
+    for count in counts:
+        port = free_port()
+        process = serve(port, False, Path("/dev/null"))
+        try:
+            tables = await playing(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", count,
+                                   seconds)
+            figures.append((count * 4, rss_mb(process.pid)))
+            close_all(tables)
+        finally:
+            stop(process)
+    for sockets, rss in figures:
+        print(f"{sockets} sockets: server RSS {rss:.0f} MB")
+    (low, low_rss), (high, high_rss) = figures[0], figures[-1]
+    per = (high_rss - low_rss) * 1024 / (high - low)
+    print(f"{per:.1f} KB more RSS per added socket ({low}->{high} sockets)")
+
+
+async def traced(counts: list[int], seconds: float, top: int) -> None:
+    """One traced server: a snapshot at the first count of rooms, another after the rest
+    joined; the lines that allocated the difference, per added socket."""
+    port = free_port()
+    dump = Path(tempfile.mkdtemp(prefix="uno-trace-")) / "snapshot"
+    process = serve(port, True, dump)
+    url, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    try:
+        first = await playing(url, ws, counts[0], seconds)
+        os.kill(process.pid, signal.SIGUSR1)
+        await asyncio.sleep(5)
+        second = await playing(url, ws, counts[-1] - counts[0], seconds)
+        os.kill(process.pid, signal.SIGUSR1)
+        await asyncio.sleep(8)
+        close_all(first + second)
+    finally:
+        stop(process)
+    before = tracemalloc.Snapshot.load(f"{dump}.1")
+    after = tracemalloc.Snapshot.load(f"{dump}.2")
+    added = (counts[-1] - counts[0]) * 4
+    diff = after.compare_to(before, "lineno")
+    total = sum(d.size_diff for d in diff)
+    print(f"traced: {total / added / 1024:.1f} KB per added socket in Python's allocations "
+          f"({added} sockets added)")
+    for stat in diff[:top]:
+        frame = stat.traceback[0]
+        where = f"{Path(frame.filename).name}:{frame.lineno}"
+        print(f"  {stat.size_diff / added:8.0f} B/socket  {stat.count_diff / added:6.1f} "
+              f"blocks  {where}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rooms", default="500,1500")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--trace", action="store_true")
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+    counts = [int(c) for c in args.rooms.split(",")]
+    started = time.perf_counter()
+    if args.trace:
+        asyncio.run(traced(counts, args.seconds, args.top))
+    else:
+        asyncio.run(rss_per_socket(counts, args.seconds))
+    print(f"({time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
