@@ -1,8 +1,9 @@
 """Where a worker's memory goes as sockets are added: its RSS at 2,000 and at 6,000 sockets
 (500 and 1,500 rooms of 4 players, playing), and, with ``--trace``, which lines allocated what
-each added socket costs (tracemalloc, in a server of its own: tracing slows it down).
+each added socket costs (tracemalloc, in a server of its own: tracing slows it down). With
+``--idle`` only spectators' sockets are added to 50 rooms: the cost of a socket without a room.
 
-    .venv/bin/python -m bench.memory [--rooms 500,1500] [--seconds 20] [--trace]
+    .venv/bin/python -m bench.memory [--rooms 500,1500] [--seconds 20] [--trace] [--idle]
 
 The load is bench/server.py's (one action per seat every 3 s), SQLite, the in-process bus.
 """
@@ -34,6 +35,7 @@ from bench.server import (
     uno_rooms,
     wait_up,
 )
+from bench.wsclient import LeanSocket, connect
 
 
 async def playing(url: str, ws: str, count: int, seconds: float) -> list[BenchRoom]:
@@ -51,6 +53,38 @@ async def playing(url: str, ws: str, count: int, seconds: float) -> list[BenchRo
 
     await drive_tables(tables, seconds, 3.0, nothing)
     return tables
+
+
+async def watching(url: str, ws: str, sockets: int) -> list[LeanSocket]:
+    """``sockets`` spectators' sockets over 50 rooms, each sent its state; left open."""
+    codes = [code for code, _tokens in await uno_rooms(url, 50)]
+    opened: list[LeanSocket] = []
+    for start in range(0, sockets, 100):
+        batch = range(start, min(start + 100, sockets))
+        opened += await asyncio.gather(*(
+            connect(f"{ws}/ws/rooms/{codes[i % len(codes)]}", lambda _text: None)
+            for i in batch))
+    await asyncio.sleep(2)
+    return opened
+
+
+async def rss_per_idle_socket(counts: list[int]) -> None:
+    """One server: its RSS with the first count of spectators' sockets, then the last."""
+    port = free_port()
+    process = serve(port, False, Path("/dev/null"))
+    url, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    try:
+        first = await watching(url, ws, counts[0])
+        low = rss_mb(process.pid)
+        second = await watching(url, ws, counts[-1] - counts[0])
+        high = rss_mb(process.pid)
+        for sock in first + second:
+            sock.close()
+    finally:
+        stop(process)
+    added = counts[-1] - counts[0]
+    print(f"{counts[0]} idle sockets: server RSS {low:.0f} MB; {counts[-1]}: {high:.0f} MB")
+    print(f"{(high - low) * 1024 / added:.1f} KB more RSS per added idle socket")
 
 
 def serve(port: int, traced: bool, dump: Path) -> Any:
@@ -121,10 +155,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--trace", action="store_true")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--idle", action="store_true",
+                        help="spectators' sockets only (--rooms then counts sockets)")
     args = parser.parse_args()
     counts = [int(c) for c in args.rooms.split(",")]
     started = time.perf_counter()
-    if args.trace:
+    if args.idle:
+        asyncio.run(rss_per_idle_socket(counts))
+    elif args.trace:
         asyncio.run(traced(counts, args.seconds, args.top))
     else:
         asyncio.run(rss_per_socket(counts, args.seconds))

@@ -77,7 +77,7 @@ class RoomActor:
         self._watchers = 0  # numbers given to spectators so far
         self._reactions = ReactionWindow()
         self._seat_sockets: dict[str, int] = {}  # token hash -> open sockets
-        self._bot_rng = random.Random(state.meta.seed ^ 0x5EED)
+        self._bot_rng_made: random.Random | None = None  # made once a bot sits: 2.5 KB
         self._bots_scheduled: set[int] = set()
         self._empty_since = time.monotonic()
         self._refused_deadline: int | None = None
@@ -86,6 +86,12 @@ class RoomActor:
     @property
     def code(self) -> str:
         return self.state.meta.code
+
+    @property
+    def _bot_rng(self) -> random.Random:
+        if self._bot_rng_made is None:
+            self._bot_rng_made = random.Random(self.state.meta.seed ^ 0x5EED)
+        return self._bot_rng_made
 
     async def handle(self, message: Message) -> Any:
         """Apply one message of the inbox; its reply (or a RoomError / EngineError)."""
@@ -226,6 +232,8 @@ class RoomActor:
 
     def schedule_bots(self) -> None:
         """Give every bot that has something to do a move after its thinking time."""
+        if not any(info.bot for info in self.state.meta.seats):
+            return
         low, high = self._settings.bot_delay_ms
         for seat in bots.waiting_bots(self.state, self._bots_scheduled, self._bot_rng):
             self._bots_scheduled.add(seat)

@@ -27,6 +27,7 @@ from .controls import Closed, EncodedEvent
 from .errors import RoomError, RoomUnavailable
 from .hub import Viewer
 from .journal import Journal
+from .mailbox import Mailbox
 from .messages import (
     BotTurn,
     Connect,
@@ -62,7 +63,7 @@ class Room:
         journal = Journal(state.meta.code, store, bus, recorder, settings, seq, history)
         self._actor = RoomActor(state, journal, store, recorder, settings, clock, self._later)
         self._idle_seconds = settings.idle_seconds
-        self._inbox: asyncio.Queue[Envelope] = asyncio.Queue()
+        self._inbox: Mailbox[Envelope] = Mailbox()
         self._stopped = False
         self._task: asyncio.Task[None] | None = None
         self.on_stop: Callable[[Room], None] | None = None  # the registry's, once
@@ -114,7 +115,7 @@ class Room:
         if self._stopped:
             future.set_exception(RoomUnavailable())
         else:
-            self._inbox.put_nowait(Envelope(message, future))
+            self._inbox.put(Envelope(message, future))
 
     # -- life ---------------------------------------------------------------------------------
 
@@ -134,12 +135,12 @@ class Room:
         if self._stopped:
             raise RoomUnavailable()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._inbox.put_nowait(Envelope(message, future))
+        self._inbox.put(Envelope(message, future))
         return await future
 
     def _post(self, message: Message) -> None:
         if not self._stopped:
-            self._inbox.put_nowait(Envelope(message))
+            self._inbox.put(Envelope(message))
 
     def _later(self, delay: float, message: Message) -> None:
         asyncio.get_running_loop().call_later(max(0.0, delay), self._post, message)
@@ -200,8 +201,8 @@ class Room:
             self.on_stop(self)
 
     def _fail_waiting(self) -> None:
-        while not self._inbox.empty():
-            future = self._inbox.get_nowait().future
+        for envelope in self._inbox.take_all():
+            future = envelope.future
             if future is not None and not future.done():
                 future.set_exception(RoomUnavailable())
 
