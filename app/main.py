@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
 from app import gc_schedule
 from app.api import errors, health, history, rooms, ws
@@ -52,6 +53,19 @@ async def open_storage(settings: Settings) -> Storage:
     engine = create_engine(settings.database_url)
     history = HistoryStore(engine)
     return Storage(SqlRoomStore(engine), HistoryRecorder(history), history, engine)
+
+
+class UnoApp(FastAPI):
+    """FastAPI, with room sockets taken straight to their endpoint (``app.api.ws``)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            path = ws.ROOM_PATH.fullmatch(scope["path"])
+            services = getattr(self.state, "services", None)
+            if path is not None and services is not None:
+                await ws.serve_socket(scope, receive, send, services, path[1])
+                return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -101,7 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
                 await dispose_engine(storage.engine)
 
-    application = FastAPI(
+    application = UnoApp(
         title="UNO",
         version="0.1.0",
         description="Real-time UNO rooms over WebSockets. See docs/protocol.md.",
@@ -112,7 +126,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     application.include_router(health.router)
     application.include_router(rooms.router)
     application.include_router(history.router)
-    application.include_router(ws.router)
     static = Path(settings.static_dir)
     if static.is_dir():  # after the API routes: "/" serves the browser client
         application.mount("/", StaticFiles(directory=static, html=True), name="static")

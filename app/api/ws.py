@@ -10,9 +10,9 @@ import logging
 import re
 from dataclasses import dataclass
 
-from fastapi import APIRouter, WebSocket
 from starlette.datastructures import QueryParams
-from starlette.websockets import WebSocketDisconnect
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.codes import Close, Err
 from app.engine import EngineError
@@ -25,11 +25,11 @@ from .deps import Services
 from .limits import RateLimiter
 from .messages import BadFrame, parse_frame
 
-router = APIRouter()
 log = logging.getLogger("uno.ws")
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,128}")
 _SEQ = re.compile(r"[0-9]{1,16}")
+ROOM_PATH = re.compile(r"/ws/rooms/([^/]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +49,15 @@ def socket_query(params: QueryParams) -> SocketQuery | None:
     return SocketQuery(token, None if since is None else int(since))
 
 
-@router.websocket("/ws/rooms/{code}")
-async def room_socket(ws: WebSocket, code: str) -> None:
-    services: Services = ws.app.state.services
+async def serve_socket(scope: Scope, receive: Receive, send: Send, services: Services,
+                       code: str) -> None:
+    """The ASGI application of one room socket. ``app.main`` calls it for every WebSocket
+    to ``/ws/rooms/{code}`` before Starlette's middleware and routing: they add nothing to a
+    socket, and their frames and exit stacks stayed alive as long as it did (8 KB each)."""
+    await room_socket(WebSocket(scope, receive, send), services, code)
+
+
+async def room_socket(ws: WebSocket, services: Services, code: str) -> None:
     await ws.accept()  # first, so that a browser sees the close codes below
     client = services.client(ws)
     sockets = services.limits.sockets
