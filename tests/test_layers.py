@@ -16,9 +16,9 @@ MAY_IMPORT: dict[str, set[str]] = {
     "engine": set(),
     "bus": set(),
     "store": {"engine"},
-    "rooms": {"engine", "store", "bus", "codes", "config", "jsonwire"},
-    "cluster": {"engine", "store", "bus", "rooms", "codes", "config", "jsonwire"},
-    "api": {"engine", "store", "bus", "rooms", "codes", "config", "jsonwire"},
+    "rooms": {"engine", "store", "bus", "codes", "config", "jsonwire", "mailbox"},
+    "cluster": {"engine", "store", "bus", "rooms", "codes", "config", "jsonwire", "mailbox"},
+    "api": {"engine", "store", "bus", "rooms", "codes", "config", "jsonwire", "mailbox"},
 }
 # What of a room the API may use: the one room interface and what goes in and out of it.
 ROOM_SURFACE = {"app.rooms", "app.rooms.commands", "app.rooms.messages", "app.rooms.codes",

@@ -12,13 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
 from typing import Any
 
 from starlette.websockets import WebSocket
 
 from app.codes import Close
 from app.jsonwire import compact_json
+from app.mailbox import Mailbox
 
 from .websocket_protocol import SEND_BATCH
 
@@ -34,8 +34,7 @@ class Connection:
         self.queue_limit = queue_limit
         self.ready = False  # False until ``begin``: frames wait in ``_early``
         self._early: list[tuple[int, str]] = []
-        self._queue: deque[str] = deque()
-        self._wake = asyncio.Event()
+        self._queue: Mailbox[str] = Mailbox()
         self.closing: tuple[int, str] | None = None
         self.close_sent = False
         self.writer: asyncio.Task[None] | None = None
@@ -64,7 +63,7 @@ class Connection:
     def close(self, code: int, reason: str) -> None:
         if self.closing is None:
             self.closing = (code, reason)
-            self._wake.set()
+            self._queue.wake()
 
     # -- used by the endpoint --------------------------------------------------------------
 
@@ -90,27 +89,24 @@ class Connection:
             # The client does not read: drop it rather than hold frames for it forever.
             log.info("dropping a socket with %d frames unsent", len(self._queue))
             self.closing = (Close.TOO_SLOW, "too slow: frames are not being read")
-            self._queue.clear()
+            self._queue.take_all()
             if self.writer is not None:
                 self.writer.cancel()
             return
-        self._queue.append(frame)
-        self._wake.set()
+        self._queue.put(frame)
 
     async def write_loop(self) -> None:
         """Send queued frames in order; on ``close`` send what is queued, the close frame, stop."""
         queue = self._queue
         batches = SEND_BATCH in self.ws.scope.get("extensions", {})
         while True:
-            await self._wake.wait()
-            self._wake.clear()
+            await queue.wait()
             while queue:
                 if batches and len(queue) > 1:
-                    frames = list(queue)
-                    queue.clear()
+                    frames = queue.take_all()
                     await self.ws.send({"type": "websocket.send", SEND_BATCH: frames})
                 else:
-                    await self.ws.send_text(queue.popleft())
+                    await self.ws.send_text(queue.take())
             if self.closing is not None:
                 await self.send_close()
                 return

@@ -18,6 +18,7 @@ from app.bus import Bus
 from app.codes import Close
 from app.config import Settings
 from app.engine import EngineError
+from app.mailbox import Mailbox
 from app.store.base import RoomStore
 from app.store.errors import Fenced
 
@@ -27,7 +28,6 @@ from .controls import Closed, EncodedEvent
 from .errors import RoomError, RoomUnavailable
 from .hub import Viewer
 from .journal import Journal
-from .mailbox import Mailbox
 from .messages import (
     BotTurn,
     Connect,
