@@ -31,7 +31,9 @@ class Settings(BaseSettings):
     host_grace_seconds: float = 10.0  # a disconnected host keeps the role this long
     bot_delay_ms: tuple[int, int] = (700, 1600)  # a bot "thinks" this long before acting
     snapshot_every: int = 100  # records between engine snapshots
-    keep_events: int = 256  # events kept per room for ``since`` resumes (>= 200)
+    # Events kept per room for ``since`` resumes (older: a fresh state). 64 events are a
+    # minute of a busy table and 20 KB; 256 held 137 KB per room with their legal lists.
+    keep_events: int = 64
     # Limits, per socket and per client (its address; see ``trusted_proxies``). With several
     # workers each worker counts its own sockets and rooms.
     max_frame_bytes: int = 4096  # a larger WebSocket frame closes the socket (1009) unread

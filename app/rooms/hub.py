@@ -71,6 +71,12 @@ def encode_event(seq: int, event: Event,
                   for seat in seats))
 
 
+def with_legal(frame: str, legal: list[dict[str, Any]]) -> str:
+    """An event frame with a seat's legal moves added (O-LEGAL). Frames are compact JSON
+    objects, so the list goes in before the closing brace."""
+    return f'{frame[:-1]},"legal":{compact_json(legal)}}}'
+
+
 def frame_for(event: EncodedEvent, seat: int | None) -> str:
     """The frame of ``event`` that ``seat`` (None: a spectator) may see."""
     for private_seat, frame in event[2]:

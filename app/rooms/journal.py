@@ -16,7 +16,7 @@ from app.jsonwire import compact_json
 from app.store.base import RoomRecord, RoomStore
 
 from .controls import Control, EncodedEvent, Events, to_wire
-from .hub import encode_event, frame_for, room_topic
+from .hub import encode_event, frame_for, room_topic, with_legal
 from .metrics import METRICS
 from .recorder import MatchRecorder
 from .state import RoomState
@@ -56,10 +56,10 @@ class Journal:
                                  state.meta.to_dict() if meta_changed else None)
         METRICS.commits.observe(time.perf_counter() - storing)
         encoded = [encode_event(seq, event) for seq, event in stamped]
+        self._history.extend(encoded)  # without legal moves: a resume adds the latest (below)
         legal = self._legal_changes(state)
         if legal and stamped:  # the new lists ride on the command's last event
             encoded[-1] = encode_event(*stamped[-1], legal)
-        self._history.extend(encoded)
         if encoded:  # one message for the commit: fewer to send, pass on and read everywhere
             await self._bus.publish(self._topic, to_wire(Events(encoded)))
         for control in controls or ():
@@ -112,5 +112,8 @@ class Journal:
         if since is not None and 0 <= since <= self.seq:
             oldest = history[0][0] if history else self.seq + 1
             if since >= oldest - 1:
-                return [frame_for(event, seat) for event in history if event[0] > since]
+                frames = [frame_for(event, seat) for event in history if event[0] > since]
+                if frames and seat is not None:  # O-LEGAL: the seat's list as it is now
+                    frames[-1] = with_legal(frames[-1], self._legal.get(seat, []))
+                return frames
         return [self.state_frame(state, seat, spectators)]

@@ -74,3 +74,24 @@ async def test_o_window_the_end_of_a_grace_reaches_every_player_with_the_catch_l
     await bob.ok("catch", target=0)
     assert (await bob.state())["seats"][0]["cards"] == 3
     await table.close()
+
+
+async def test_a_resumed_seat_gets_its_legal_moves_as_they_are_now_on_the_last_frame(
+    live_server: ServerProcess,
+) -> None:
+    table = await make_table(live_server, ["Ann", "Bob"], seed=3, rules={"turn_seconds": 0},
+                             deal=deal(HANDS, discard="R5"))
+    ann, bob = table.players
+    await ann.ok("start")
+    await bob.state()
+    seen = bob.last_seq
+    await bob.close()
+    await ann.event("presence", seat=1, connected=False)
+    await ann.ok("play", card="R2")  # now Bob's turn: his list changed while he was away
+    back = await connect(live_server, table.code, table.tokens[1], seat=1, since=seen)
+    await back.event("presence", connected=True)
+    carrying = [f for f in back.frames if "legal" in f]
+    assert carrying, back.frames
+    assert plays(carrying[-1]["legal"]) == {"R9"} and {"type": "draw"} in carrying[-1]["legal"]
+    await back.close()
+    await table.close()
