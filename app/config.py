@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     client_rate: int = 600  # messages per ``rate_window_seconds``, all sockets of one client
     rate_window_seconds: float = 20.0
     rate_abuse_extra: int = 20  # refused messages past the limit before the socket is closed
-    send_queue_limit: int = 64  # frames waiting unread before a socket is dropped (4408)
+    send_buffer_bytes: int = 131_072  # bytes waiting unread before a socket is dropped (4408)
     unknown_code_rate: int = 30  # unknown room codes per minute and client before 429
     sockets_per_client: int = 32  # open WebSockets of one client (a party on one Wi-Fi)
     spectators_per_room: int = 200  # spectator sockets of one room

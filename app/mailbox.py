@@ -1,6 +1,7 @@
-"""A queue with one reader (a room's inbox, a socket's frames to send): a list, and a future
-only while the reader waits. An ``asyncio.Queue`` holds three deques and an event (about 3 KB)
-from the start, which a worker pays for each of its thousands of rooms and sockets."""
+"""A queue with one reader (a room's inbox, a socket's received messages and frames to send)
+and a flag to wait on: a list, and a future only while someone waits. An ``asyncio.Queue``
+holds three deques and an event (about 3 KB) from the start, an ``asyncio.Event`` a deque
+(760 bytes), which a worker pays for each of its thousands of rooms and sockets."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ class Mailbox(Generic[T]):
     def put(self, item: T) -> None:
         self._items.append(item)
         self.wake()
+
+    put_nowait = put  # asyncio.Queue's names, for uvicorn's protocol
+
+    def empty(self) -> bool:
+        return not self._items
 
     def wake(self) -> None:
         """End the reader's ``wait`` even with nothing to take (it has something else to do)."""
@@ -52,3 +58,39 @@ class Mailbox(Generic[T]):
     def take_all(self) -> list[T]:
         items, self._items = self._items, []
         return items
+
+
+class Flag:
+    """``asyncio.Event``'s set / clear / is_set / wait, holding a list only while waited on."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self, is_set: bool = False) -> None:
+        self._set = is_set
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self) -> None:
+        if self._set:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self._waiters is not None and waiter in self._waiters:
+                self._waiters.remove(waiter)

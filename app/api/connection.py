@@ -1,7 +1,8 @@
-"""One WebSocket as the room layer sees it: a seat (or none), a bounded send queue drained by a
-writer task (all that is queued in one write, where the server can: SEND_BATCH), and the rule
-that a client which stops reading is dropped (4408: the close frame goes out behind what is
-queued and the connection is cut soon after, see ``websocket_protocol``).
+"""One WebSocket as the room layer sees it: a seat (or none), the frames of each turn of the
+event loop sent together (one write where the server allows it, see ``sending``), and the rule
+that a client which stops reading is dropped: once more than ``UNO_SEND_BUFFER_BYTES`` wait
+unread, it is closed 4408 (the close frame goes out behind what is queued and the connection is
+cut soon after, see ``websocket_protocol``).
 
 Frames of events go out in seq order, and a ``state`` never after an event it does not include:
 until ``begin`` (on connect, and again while a ``sync`` is answered: ``hold``) events wait, and
@@ -10,7 +11,6 @@ those the first frames already cover are dropped."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any
 
@@ -18,26 +18,27 @@ from starlette.websockets import WebSocket
 
 from app.codes import Close
 from app.jsonwire import compact_json
-from app.mailbox import Mailbox
 
-from .websocket_protocol import SEND_BATCH
+from .sending import Sender, sender_for
+from .websocket_protocol import CLOSED
 
 log = logging.getLogger("uno.ws")
+GONE = (1001, "the socket is closed")  # closing, with no close frame of ours to send
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, token_hash: str | None, queue_limit: int) -> None:
+    def __init__(self, ws: WebSocket, token_hash: str | None, buffer_limit: int,
+                 sender: Sender | None = None) -> None:
         self.ws = ws
         self.token_hash = token_hash
         self.seat: int | None = None
         self.watcher: int | None = None
-        self.queue_limit = queue_limit
+        self.buffer_limit = buffer_limit
         self.ready = False  # False until ``begin``: frames wait in ``_early``
         self._early: list[tuple[int, str]] = []
-        self._queue: Mailbox[str] = Mailbox()
+        self._sender = sender or sender_for(ws)
+        self._pending: list[str] = []  # this turn of the event loop's frames, sent at its end
         self.closing: tuple[int, str] | None = None
-        self.close_sent = False
-        self.writer: asyncio.Task[None] | None = None
 
     # -- the Viewer protocol (called by the hub and the room, never awaited) ----------------
 
@@ -61,9 +62,11 @@ class Connection:
         self._push(frame)
 
     def close(self, code: int, reason: str) -> None:
+        """The close frame, behind the frames already given; never waits for the client."""
         if self.closing is None:
             self.closing = (code, reason)
-            self._queue.wake()
+            self.flush()
+            self._sender.close(code, reason)
 
     # -- used by the endpoint --------------------------------------------------------------
 
@@ -76,46 +79,34 @@ class Connection:
         self.begin([], -1)
 
     @property
-    def queued(self) -> int:
-        return len(self._queue)
+    def pending(self) -> int:
+        return len(self._pending)
 
     def send(self, message: dict[str, Any]) -> None:
         self._push(compact_json(message))
 
+    def stop(self) -> None:
+        """The socket is over (the endpoint returns)."""
+        self.closing = self.closing or GONE
+        self._pending.clear()
+        self._sender.stop()
+
     def _push(self, frame: str) -> None:
         if self.closing is not None:
             return
-        if len(self._queue) >= self.queue_limit:
+        pending = self._pending
+        pending.append(frame)
+        if len(pending) == 1:  # the first of this turn: send them all at its end
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        frames, self._pending = self._pending, []
+        unread = self._sender.send(frames)
+        if unread > self.buffer_limit and self.closing is None:
             # The client does not read: drop it rather than hold frames for it forever.
-            log.info("dropping a socket with %d frames unsent", len(self._queue))
-            self.closing = (Close.TOO_SLOW, "too slow: frames are not being read")
-            self._queue.take_all()
-            if self.writer is not None:
-                self.writer.cancel()
-            return
-        self._queue.put(frame)
-
-    async def write_loop(self) -> None:
-        """Send queued frames in order; on ``close`` send what is queued, the close frame, stop."""
-        queue = self._queue
-        batches = SEND_BATCH in self.ws.scope.get("extensions", {})
-        while True:
-            await queue.wait()
-            while queue:
-                if batches and len(queue) > 1:
-                    frames = queue.take_all()
-                    await self.ws.send({"type": "websocket.send", SEND_BATCH: frames})
-                else:
-                    await self.ws.send_text(queue.take())
-            if self.closing is not None:
-                await self.send_close()
-                return
-
-    async def send_close(self) -> None:
-        """The close frame of ``closing``, once (the protocol never waits for the client)."""
-        if self.closing is None or self.close_sent:
-            return
-        self.close_sent = True
-        code, reason = self.closing
-        with contextlib.suppress(RuntimeError):  # the client closed first
-            await self.ws.close(code, reason)
+            log.info("dropping a socket with %d bytes unread", unread)
+            self.close(Close.TOO_SLOW, "too slow: frames are not being read")
+        elif unread == CLOSED:
+            self.closing = self.closing or GONE

@@ -1,102 +1,106 @@
-"""uvicorn's WebSocket protocol, with one write for a batch of frames, a frame limit checked
-before a frame is read, and a close that never waits for a client that does not read.
+"""uvicorn's WebSocket protocol, with frames written without waiting, a frame limit checked
+before a frame is read, a close that never waits for a client that does not read, and less
+held per socket.
 
-- A move gives each socket two or three event frames at once, and each frame was a system call
-  of its own (the most expensive single thing a worker did under load). This protocol advertises
-  the ASGI extension ``SEND_BATCH``: a ``websocket.send`` message carrying
-  ``{SEND_BATCH: [text, ...]}`` sends each text as its own frame, unchanged on the wire, in a
-  single write to the socket.
+- ``DIRECT`` (an ASGI extension whose value is ``{"writer": the protocol}``): the endpoint hands
+  the protocol its frames and they are written at once, all of one turn of the event loop in a
+  single write (``write_frames``), with no task or queue per socket on the endpoint's side. The
+  protocol answers with the bytes the transport still holds for a client that reads slowly, so
+  the endpoint drops a client that stopped reading. ``close_now`` writes the close frame.
 - Incoming messages are limited to ``UNO_MAX_FRAME_BYTES`` by the frame parser, from the frame's
   header: a client announcing a 15 MiB frame is closed (1009) before its payload is buffered.
-- ``websocket.close`` is written at once, behind whatever is queued, even while the client does
-  not read (uvicorn would wait until it did), and the connection is cut (``abort``: its buffers
-  and descriptor freed) ``CLOSE_WAIT`` seconds later unless the client answered the close.
+- A close is written at once, behind whatever is queued, even while the client does not read
+  (uvicorn would wait until it did), and the connection is cut (``abort``: its buffers and
+  descriptor freed) ``CLOSE_WAIT`` seconds later unless the client answered the close.
+- uvicorn gives each socket an ``asyncio.Queue`` and an ``asyncio.Event`` (four deques, 3 KB);
+  here they are a ``Mailbox`` and a ``Flag``, and the handshake's request is not kept.
 
 ``python -m app`` serves with it; under any other server the extension is absent and
-``app.api.connection`` sends frame by frame.
+``app.api.sending`` sends frame by frame from a task.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
+from websockets.exceptions import InvalidState
+from websockets.http11 import Request, Response
 
 from app.config import get_settings
+from app.mailbox import Flag, Mailbox
 
-SEND_BATCH = "uno.send_batch"
+DIRECT = "uno.direct"
 CLOSE_WAIT = 2.0  # seconds a closed socket's client has to answer before it is cut off
+CLOSED = -1  # what write_frames answers once the socket is closing: nothing was written
 
 
-class HeldWrites:
-    """A transport whose writes can be held and then written together."""
+class DirectWriter(Protocol):
+    def write_frames(self, texts: list[str]) -> int:
+        """Each text as its own frame, in one write; the bytes still unsent, or ``CLOSED``."""
 
-    def __init__(self, transport: asyncio.Transport) -> None:
-        self._transport = transport
-        self._held: list[bytes] | None = None
-
-    def write(self, data: bytes) -> None:
-        if self._held is None:
-            self._transport.write(data)
-        else:
-            self._held.append(data)
-
-    def hold(self) -> None:
-        self._held = []
-
-    def release(self) -> None:
-        held, self._held = self._held, None
-        if held and not self._transport.is_closing():
-            self._transport.write(b"".join(held))
-
-    def close(self) -> None:  # e.g. a shutdown while a batch waits to be writable
-        self.release()
-        self._transport.close()
-
-    def __getattr__(self, name: str) -> Any:  # everything else is the transport's own
-        return getattr(self._transport, name)
+    def close_now(self, code: int, reason: str) -> None:
+        """The close frame, behind what was written; never waits for the client."""
 
 
-class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
+class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
         super().__init__(config, server_state, app_state, _loop)
         limit = get_settings().max_frame_bytes
         if self.conn.max_message_size is None or self.conn.max_message_size > limit:
             self.conn.max_message_size = limit
+        # Duck-typed for uvicorn's put_nowait / get / empty and set / clear / wait.
+        self.queue = cast(Any, Mailbox())
+        self.writable = cast(Any, Flag(is_set=True))
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        held = HeldWrites(cast(asyncio.Transport, transport))
-        super().connection_made(cast(asyncio.Transport, held))
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        self.request = cast(Request, None)  # its headers are in the scope already
+        if self.handshake_initiated and not self.close_sent:
+            self.scope["extensions"][DIRECT] = {"writer": self}
 
     async def run_asgi(self) -> None:
-        self.scope["extensions"][SEND_BATCH] = {}
         await super().run_asgi()
         if self.close_timer is None and self.transport.get_write_buffer_size():
             self.close_timer = self.loop.call_later(CLOSE_WAIT, self._cut_off)
 
     async def send(self, message: Any) -> None:
         if message["type"] == "websocket.close" and self.handshake_complete:
-            # Written now even if the client stopped reading (uvicorn waits for it to drain),
-            # and cut off if the client does not answer: a dropped reader frees its buffers.
-            self.writable.set()
-            await super().send(message)
-            self._cut_off_later()
+            self.close_now(message.get("code", 1000), message.get("reason") or "")
             return
-        texts = message.get(SEND_BATCH) if message["type"] == "websocket.send" else None
-        if texts is None:
-            await super().send(message)
-            return
-        held = cast(HeldWrites, self.transport)
-        held.hold()
+        await super().send(message)
+        if message["type"] == "websocket.accept":
+            self.response = cast(Response, None)  # sent: its headers are not needed again
+
+    def write_frames(self, texts: list[str]) -> int:
+        if self.close_sent or self.disconnected or self.transport.is_closing():
+            return CLOSED
+        conn = self.conn
         try:
             for text in texts:
-                await super().send({"type": "websocket.send", "text": text})
-        finally:
-            held.release()
+                conn.send_text(text.encode())
+        except InvalidState:  # the client closed first
+            return CLOSED
+        self.transport.write(b"".join(conn.data_to_send()))
+        return self.transport.get_write_buffer_size()
+
+    def close_now(self, code: int, reason: str) -> None:
+        # Written now even if the client stopped reading (uvicorn waits for it to drain),
+        # and cut off if the client does not answer: a dropped reader frees its buffers.
+        if self.close_sent or self.disconnected or self.transport.is_closing():
+            return
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        self.conn.send_close(code, reason)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        if self.read_paused:
+            self.read_paused = False
+            self.transport.resume_reading()
+        self._cut_off_later()
 
     def _cut_off_later(self) -> None:
         if self.close_timer is not None:

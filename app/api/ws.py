@@ -5,7 +5,6 @@ nothing; the socket is accepted first so that a browser sees the code."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 from dataclasses import dataclass
@@ -99,7 +98,7 @@ async def _serve(ws: WebSocket, services: Services, client: str, code: str,
         await ws.close(Close.ROOM_CROWDED, "this room has as many spectators as it takes")
         return
     conn = Connection(ws, token_hash(query.token) if query.token else None,
-                      settings.send_queue_limit)
+                      settings.send_buffer_bytes)
     hub.attach(room.code, conn)
     connected = False
     try:
@@ -117,16 +116,10 @@ async def _serve(ws: WebSocket, services: Services, client: str, code: str,
         METRICS.sockets += 1
         limit = settings.player_rate if conn.seat is not None else settings.spectator_rate
         limiter = RateLimiter(limit, settings.rate_window_seconds, settings.rate_abuse_extra)
-        conn.writer = asyncio.create_task(conn.write_loop())
-        reader = asyncio.create_task(
-            read_loop(ws, conn, room, limiter, services, client))
-        await asyncio.wait({conn.writer, reader}, return_when=asyncio.FIRST_COMPLETED)
-        for task in (conn.writer, reader):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        await conn.send_close()  # dropped (too slow, flooding): never waits for the client
+        # Read here until the client goes or is closed (a close of ours ends ``receive``).
+        await read_loop(ws, conn, room, limiter, services, client)
     finally:
+        conn.stop()
         hub.detach(room.code, conn)
         if connected:
             METRICS.sockets -= 1
@@ -160,8 +153,8 @@ async def read_loop(ws: WebSocket, conn: Connection, room: RoomHandle, limiter: 
             _error(conn, _id_of(text), Err.RATE_LIMITED, "too many messages: slow down")
             continue
         await handle_text(conn, room, text)
-        if conn.queued:
-            await asyncio.sleep(0)  # let the writer drain replies before the next message
+        if conn.pending:
+            await asyncio.sleep(0)  # the replies go out before the next message is read
 
 
 def _id_of(text: str) -> str | int | None:

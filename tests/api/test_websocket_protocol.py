@@ -1,5 +1,6 @@
-"""The server's WebSocket protocol: a batch of frames is one write to the socket, and each frame
-of it reaches the client unchanged, as its own frame, in order."""
+"""The server's WebSocket protocol: frames handed to it are written at once, one write for a
+batch, each frame reaching the client unchanged and in order; a close goes out at once even to
+a client that does not read, and the connection is cut if the client never answers."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
 
-from app.api.websocket_protocol import SEND_BATCH, BatchingWebSocketProtocol
+from app.api import websocket_protocol
+from app.api.websocket_protocol import CLOSED, DIRECT, DirectWebSocketProtocol
 
 
 class Wire:
@@ -22,6 +24,8 @@ class Wire:
     def __init__(self) -> None:
         self.writes: list[bytes] = []
         self.closing = False
+        self.aborted = False
+        self.buffered = 0  # what the kernel has not taken: a client that does not read
 
     def write(self, data: bytes) -> None:
         self.writes.append(bytes(data))
@@ -32,17 +36,29 @@ class Wire:
     def close(self) -> None:
         self.closing = True
 
+    def abort(self) -> None:
+        self.aborted = self.closing = True
+
+    def get_write_buffer_size(self) -> int:
+        return self.buffered
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
     def get_extra_info(self, name: str, default: Any = None) -> Any:
         return {"peername": ("127.0.0.1", 50000), "sockname": ("127.0.0.1", 8000)}.get(
             name, default)
 
 
-async def serve(app: Any) -> tuple[Wire, ClientProtocol, BatchingWebSocketProtocol]:
+async def serve(app: Any) -> tuple[Wire, ClientProtocol, DirectWebSocketProtocol]:
     """``app`` behind the protocol, a client's handshake done."""
-    config = Config(app=app, ws=BatchingWebSocketProtocol, ws_per_message_deflate=False,
+    config = Config(app=app, ws=DirectWebSocketProtocol, ws_per_message_deflate=False,
                     lifespan="off")
     config.load()
-    server = BatchingWebSocketProtocol(config, ServerState(), {})
+    server = DirectWebSocketProtocol(config, ServerState(), {})
     wire = Wire()
     server.connection_made(wire)  # type: ignore[arg-type]
     client = ClientProtocol(parse_uri("ws://127.0.0.1:8000/ws"))
@@ -51,77 +67,106 @@ async def serve(app: Any) -> tuple[Wire, ClientProtocol, BatchingWebSocketProtoc
     return wire, client, server
 
 
-def frames_of(client: ClientProtocol, data: bytes) -> list[str]:
+def frames_of(client: ClientProtocol, data: bytes) -> list[Frame]:
     client.receive_data(data)
-    texts = []
+    frames = []
     for event in client.events_received():
         if isinstance(event, Frame):
-            assert event.opcode is Opcode.TEXT
-            texts.append(bytes(event.data).decode())
+            frames.append(event)
         else:
             assert isinstance(event, Response) and event.status_code == 101
-    return texts
+    return frames
 
 
-async def test_a_batch_is_one_write_of_separate_frames_in_order() -> None:
-    sent = asyncio.Event()
+def texts(frames: list[Frame]) -> list[str]:
+    assert all(f.opcode is Opcode.TEXT for f in frames)
+    return [bytes(f.data).decode() for f in frames]
+
+
+async def accepted(app_body: Any) -> tuple[Wire, ClientProtocol, DirectWebSocketProtocol, Any]:
+    """A server whose app accepted and handed its writer to ``app_body``."""
+    ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
-        assert SEND_BATCH in scope["extensions"]
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", SEND_BATCH: ['{"seq":2}', '{"seq":3}', "é"]})
-        await send({"type": "websocket.send", "text": '{"seq":4}'})
-        sent.set()
-        await asyncio.Event().wait()
+        ready.set_result(scope["extensions"][DIRECT]["writer"])
+        await app_body(receive)
 
     wire, client, server = await serve(app)
     async with asyncio.timeout(2):
-        await sent.wait()
-    handshake, batch, single = wire.writes
-    assert frames_of(client, handshake) == []
-    assert frames_of(client, batch) == ['{"seq":2}', '{"seq":3}', "é"]
-    assert frames_of(client, single) == ['{"seq":4}']
+        writer = await ready
+    assert frames_of(client, wire.writes.pop(0)) == []  # the handshake
+    return wire, client, server, writer
+
+
+async def forever(receive: Any) -> None:
+    await asyncio.Event().wait()
+
+
+async def test_frames_handed_over_are_one_write_of_separate_frames_in_order() -> None:
+    wire, client, server, writer = await accepted(forever)
+    assert writer.write_frames(['{"seq":2}', '{"seq":3}', "é"]) == 0  # nothing left unread
+    assert writer.write_frames(['{"seq":4}']) == 0
+    batch, single = wire.writes
+    assert texts(frames_of(client, batch)) == ['{"seq":2}', '{"seq":3}', "é"]
+    assert texts(frames_of(client, single)) == ['{"seq":4}']
+    wire.buffered = 70_000  # the client stopped reading: the endpoint is told
+    assert writer.write_frames(["x"]) == 70_000
     server.connection_lost(None)
 
 
-async def test_a_batch_to_a_client_gone_writes_nothing() -> None:
-    tried = asyncio.Event()
-
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        await receive()
-        await send({"type": "websocket.accept"})
-        wire.closing = True
-        try:
-            await send({"type": "websocket.send", SEND_BATCH: ["a", "b"]})
-        finally:
-            tried.set()
-
-    wire, _client, server = await serve(app)
-    async with asyncio.timeout(2):
-        await tried.wait()
-    assert len(wire.writes) == 1  # the handshake only
+async def test_frames_to_a_client_gone_are_not_written() -> None:
+    wire, _client, server, writer = await accepted(forever)
+    wire.closing = True
+    assert writer.write_frames(["a", "b"]) == CLOSED
+    assert wire.writes == []
     server.connection_lost(None)
 
 
-async def test_a_shutdown_while_a_batch_waits_still_sends_the_close_frame() -> None:
-    waiting = asyncio.Event()
+async def test_a_close_goes_out_at_once_to_a_client_that_does_not_read_and_is_cut_off(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(websocket_protocol, "CLOSE_WAIT", 0.05)
+    received: list[Any] = []
 
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        await receive()
-        await send({"type": "websocket.accept"})
-        server.pause_writing()  # the client reads slowly: the batch waits
-        waiting.set()
-        await send({"type": "websocket.send", SEND_BATCH: ["a", "b"]})
+    async def until_disconnect(receive: Any) -> None:
+        received.append(await receive())
 
-    wire, client, server = await serve(app)
-    async with asyncio.timeout(2):
-        await waiting.wait()
-    await asyncio.sleep(0)
+    wire, client, server, writer = await accepted(until_disconnect)
+    server.pause_writing()  # the client's buffers are full
+    wire.buffered = 200_000
+    writer.close_now(4408, "too slow")
+    (close,) = frames_of(client, wire.writes[-1])
+    assert close.opcode is Opcode.CLOSE and close.data[:2] == (4408).to_bytes(2, "big")
+    await asyncio.sleep(0.01)
+    assert received == [{"type": "websocket.disconnect", "code": 4408, "reason": "too slow"}]
+    assert writer.write_frames(["late"]) == CLOSED
+    await asyncio.sleep(0.1)
+    assert wire.aborted  # never answered: its buffers and descriptor are freed
+    server.connection_lost(None)
+
+
+async def test_a_shutdown_while_the_app_waits_sends_the_close_frame() -> None:
+    wire, client, server, _writer = await accepted(forever)
     server.shutdown()  # SIGTERM: the close frame goes out, then the socket closes
     assert wire.closing
-    client.receive_data(b"".join(wire.writes))
-    frames = [e for e in client.events_received() if isinstance(e, Frame)]
-    assert [f.opcode for f in frames] == [Opcode.CLOSE]
-    assert frames[0].data[:2] == (1012).to_bytes(2, "big")
+    (close,) = frames_of(client, b"".join(wire.writes))
+    assert close.opcode is Opcode.CLOSE and close.data[:2] == (1012).to_bytes(2, "big")
+    server.connection_lost(None)
+
+
+async def test_messages_reach_the_app_in_order() -> None:
+    got: list[str] = []
+
+    async def reader(receive: Any) -> None:
+        for _ in range(3):
+            got.append((await receive())["text"])
+
+    _wire, client, server, _writer = await accepted(reader)
+    for text in ("a", "b", "c"):
+        client.send_text(text.encode())
+    server.data_received(b"".join(client.data_to_send()))
+    await asyncio.sleep(0.01)
+    assert got == ["a", "b", "c"]
     server.connection_lost(None)

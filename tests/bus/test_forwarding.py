@@ -263,13 +263,14 @@ class RecordingSocket:
 
     def __init__(self) -> None:
         self.sent: list[str] = []
+        self.closed = False
         self.scope: dict[str, Any] = {"extensions": {}}
 
     async def send_text(self, text: str) -> None:
         self.sent.append(text)
 
     async def close(self, code: int, reason: str) -> None:
-        pass
+        self.closed = True
 
 
 async def test_a_sync_on_a_worker_that_does_not_own_the_room_never_goes_back_in_seq(
@@ -285,11 +286,10 @@ async def test_a_sync_on_a_worker_that_does_not_own_the_room_never_goes_back_in_
         remote = await other.registry.get(code)
         assert room is not None and isinstance(remote, RemoteRoom)
         socket = RecordingSocket()
-        conn = Connection(cast(WebSocket, cast(Any, socket)), None, 64)
+        conn = Connection(cast(WebSocket, cast(Any, socket)), None, 1 << 20)
         hub = Hub(other.bus)
         hub.attach(code, conn)
         await remote.connect(conn)
-        conn.writer = asyncio.create_task(conn.write_loop())
         actor = room._actor  # white box: a command queued the instant a sync is answered
         handle = actor.handle
 
@@ -305,7 +305,9 @@ async def test_a_sync_on_a_worker_that_does_not_own_the_room_never_goes_back_in_
         while sum('"behind"' in frame for frame in socket.sent) < 3:
             await asyncio.sleep(0.01)
         conn.close(1000, "bye")
-        await conn.writer
+        while not socket.closed:
+            await asyncio.sleep(0.01)
+        conn.stop()
         hub.detach(code, conn)
     applied = -1
     for frame in map(json.loads, socket.sent):
