@@ -1,7 +1,9 @@
 """Live tables under load: N rooms of 4 client bots over real sockets, one action per seat per
-``--interval`` seconds, against the real server (SQLite, in-process bus) in its own process.
+``--interval`` seconds, against the real server (SQLite, in-process bus) in its own process,
+with the compiled engine as ``scripts/serve.sh`` serves it (``--engine sources``: without).
 
-    .venv/bin/python -m bench.server [--rooms 500] [--seconds 30] [--interval 3] [--json]
+    .venv/bin/python -m bench.server [--rooms 500] [--seconds 30] [--interval 3]
+                                     [--engine compiled|sources] [--json]
 
 Prints sockets held, actions/s, action-to-last-recipient latency p50/p99 (from sending a move
 to the moment the last of the room's 4 sockets has its first event), where the slowest 1 % were
@@ -53,6 +55,16 @@ ONE_ADDRESS_LIMITS = {
     "UNO_SOCKETS_PER_CLIENT": "1000000",
     "UNO_CLIENT_RATE": "100000000",
 }
+
+
+def engine_env(engine: str) -> dict[str, str]:
+    """The server's engine as ``scripts/serve.sh`` gives it: ``compiled`` (built once per change
+    of the sources into .venv/engine-build, as serve.sh does) or ``sources``."""
+    if engine == "sources":
+        return {}
+    from app.engine._build import cached  # noqa: PLC0415 (only when compiling)
+
+    return {"UNO_ENGINE_BUILD": str(cached(Path(".venv/engine-build")))}
 
 
 def raise_fd_limit() -> None:
@@ -449,7 +461,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning",
          "--ws-max-size", "4096"],
         {"UNO_DATABASE_URL": args.database or f"sqlite+aiosqlite:///{db}",
-         **ONE_ADDRESS_LIMITS},
+         **ONE_ADDRESS_LIMITS, **engine_env(args.engine)},
     )
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", server)
@@ -460,7 +472,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         stop(server)
     out: dict[str, Any] = {"rooms": args.rooms, "clients_per_room": 4,
-                           "database": args.database or "sqlite", "uno": uno}
+                           "database": args.database or "sqlite", "engine": args.engine,
+                           "uno": uno}
     if not args.skip_bare:
         port = free_port()
         bare = start_process([sys.executable, "-m", "bench.server", "--bare-server", str(port)],
@@ -488,6 +501,9 @@ def main() -> None:
                         help="each wait between moves within +- this fraction of its mean "
                         "(0: the same wait every time)")
     parser.add_argument("--skip-bare", action="store_true")
+    parser.add_argument("--engine", choices=("compiled", "sources"), default="compiled",
+                        help="the rules engine as scripts/serve.sh serves it (compiled), or "
+                        "its Python sources")
     parser.add_argument("--database", help="UNO_DATABASE_URL (default: a fresh SQLite file; "
                         "memory:// measures the room layer without a database)")
     parser.add_argument("--json", action="store_true", help="one JSON line")
@@ -507,7 +523,7 @@ def main() -> None:
         sys.stdout.write(json.dumps(out) + "\n")
         return
     lines = [f"{args.rooms} rooms x 4 clients, one action per seat every {args.interval:g} s"
-             f" (waits +-{args.think_jitter:.0%})"]
+             f" (waits +-{args.think_jitter:.0%}), {args.engine} engine"]
     for name in ("uno", "bare"):
         r = out.get(name)
         if r is None:
