@@ -293,7 +293,9 @@ async def uno_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
 
 
 async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: float,
-                   interval: float, bare: bool, jitter: float = THINK_JITTER) -> dict[str, Any]:
+                   interval: float, bare: bool, jitter: float = THINK_JITTER,
+                   server_pid: int | None = None) -> dict[str, Any]:
+    """Drive ``rooms`` and measure; with ``server_pid``, that process's CPU per action too."""
     results: list[Move] = []
     tables = [BenchRoom(code, tokens, results) for code, tokens in rooms]
 
@@ -309,22 +311,31 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
         for table in tables:
             table.phase, table.next_move = "playing", _bare_move(table)  # type: ignore[method-assign]
     await asyncio.sleep(1)
-    started = 0.0
+    started = cpu_at_start = 0.0
 
     async def window_starts() -> None:
-        nonlocal started
+        nonlocal started, cpu_at_start
         results.clear()
         started = time.perf_counter()
+        cpu_at_start = cpu_seconds(server_pid) if server_pid else 0.0
 
     await drive_tables(tables, seconds, interval, window_starts, jitter)
     elapsed = time.perf_counter() - started
+    cpu = cpu_seconds(server_pid) - cpu_at_start if server_pid else float("nan")
     sockets = sum(1 for t in tables for s in t.seats if opened(s).open)
     close_all(tables)
     ordered = sorted(latency for _, latency in results)
     return {"sockets": sockets, "actions": len(results), "actions_per_s": len(results) / elapsed,
             "p50_ms": quantile_ms(ordered, 0.5), "p99_ms": quantile_ms(ordered, 0.99),
             "mean_ms": statistics.fmean(ordered) * 1000 if ordered else float("nan"),
+            "server_cpu_ms_per_action": cpu * 1000 / max(1, len(results)),
             "tail": tail_bursts(results)}
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def drive_tables(tables: list[BenchRoom], seconds: float, interval: float,
@@ -454,12 +465,19 @@ def wait_up(url: str, process: subprocess.Popen[bytes]) -> None:
     raise RuntimeError(f"{url} did not come up")
 
 
-async def bench(args: argparse.Namespace) -> dict[str, Any]:
+# --ws: which WebSocket protocol serves the game. "direct" is the project's own
+# (app/api/websocket_protocol.py, as python -m app serves); "stock" is uvicorn's own
+# websockets-sansio protocol, the one it derives from, with frames sent by a task per socket.
+WS_PROTOCOLS = {"direct": [], "stock": ["--ws", "websockets-sansio"]}
+
+
+async def serve_and_load(args: argparse.Namespace, ws: str) -> dict[str, Any]:
+    """One run of the game server (on a fresh SQLite file unless --database) under the load."""
     port = args.port or free_port()
     db = Path(tempfile.mkdtemp(prefix="uno-bench-")) / "bench.db"
     server = start_process(
         [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning",
-         "--ws-max-size", "4096"],
+         "--ws-max-size", "4096", *WS_PROTOCOLS[ws]],
         {"UNO_DATABASE_URL": args.database or f"sqlite+aiosqlite:///{db}",
          **ONE_ADDRESS_LIMITS, **engine_env(args.engine)},
     )
@@ -467,28 +485,53 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         wait_up(f"http://127.0.0.1:{port}/healthz", server)
         rooms = await uno_rooms(f"http://127.0.0.1:{port}", args.rooms)
         uno = await run_load(f"ws://127.0.0.1:{port}", rooms, args.seconds, args.interval, False,
-                             args.think_jitter)
+                             args.think_jitter, server.pid)
         uno["server_rss_mb"] = rss_mb(server.pid)
+        return uno
     finally:
         stop(server)
+
+
+async def bare_load(args: argparse.Namespace) -> dict[str, Any]:
+    """The same load against the bare broadcast server."""
+    port = free_port()
+    bare = start_process([sys.executable, "-m", "bench.server", "--bare-server", str(port)], {})
+    try:
+        await asyncio.sleep(1.5)
+        fake = [(f"r{i}", ["", "", "", ""]) for i in range(args.rooms)]
+        result = await run_load(f"ws://127.0.0.1:{port}", fake, args.seconds, args.interval,
+                                True, args.think_jitter, bare.pid)
+        result["server_rss_mb"] = rss_mb(bare.pid)
+        return result
+    finally:
+        stop(bare)
+
+
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    protocols = args.ws.split(",")
+    runs: dict[str, list[dict[str, Any]]] = {ws: [] for ws in protocols}
+    bares: list[dict[str, Any]] = []
+    for _ in range(args.repeat):  # the protocols take turns, then the bare server
+        for ws in protocols:
+            runs[ws].append(await serve_and_load(args, ws))
+        if not args.skip_bare:
+            bares.append(await bare_load(args))
+    uno = runs[protocols[0]][-1]
     out: dict[str, Any] = {"rooms": args.rooms, "clients_per_room": 4,
                            "database": args.database or "sqlite", "engine": args.engine,
-                           "uno": uno}
-    if not args.skip_bare:
-        port = free_port()
-        bare = start_process([sys.executable, "-m", "bench.server", "--bare-server", str(port)],
-                             {})
-        try:
-            await asyncio.sleep(1.5)
-            fake = [(f"r{i}", ["", "", "", ""]) for i in range(args.rooms)]
-            result = await run_load(f"ws://127.0.0.1:{port}", fake, args.seconds, args.interval,
-                                    True, args.think_jitter)
-            result["server_rss_mb"] = rss_mb(bare.pid)
-            out["bare"] = result
-            out["p50_ratio"] = uno["p50_ms"] / result["p50_ms"]
-            out["p99_ratio"] = uno["p99_ms"] / result["p99_ms"]
-        finally:
-            stop(bare)
+                           "uno": uno, "runs": runs}
+    if bares:  # each turn's p99 against the bare server's in the same turn
+        out["bare"] = bares[-1]
+        out["bare_runs"] = bares
+        out["p50_ratio"] = uno["p50_ms"] / bares[-1]["p50_ms"]
+        out["p99_ratio"] = uno["p99_ms"] / bares[-1]["p99_ms"]
+        out["p99_ratios"] = [r["p99_ms"] / b["p99_ms"]
+                             for r, b in zip(runs[protocols[0]], bares, strict=True)]
+    if len(protocols) > 1:  # the others' CPU per action against the first's, run by run
+        first = runs[protocols[0]]
+        out["extra_cpu"] = {ws: [r["server_cpu_ms_per_action"] / f["server_cpu_ms_per_action"] - 1
+                                 for f, r in zip(first, runs[ws], strict=True)]
+                            for ws in protocols[1:]}
     return out
 
 
@@ -501,6 +544,10 @@ def main() -> None:
                         help="each wait between moves within +- this fraction of its mean "
                         "(0: the same wait every time)")
     parser.add_argument("--skip-bare", action="store_true")
+    parser.add_argument("--ws", default="direct",
+                        help="comma-separated WebSocket protocols, taking turns: direct (ours, "
+                        "as python -m app serves) and stock (uvicorn's websockets-sansio)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each --ws protocol")
     parser.add_argument("--engine", choices=("compiled", "sources"), default="compiled",
                         help="the rules engine as scripts/serve.sh serves it (compiled), or "
                         "its Python sources")
@@ -524,17 +571,28 @@ def main() -> None:
         return
     lines = [f"{args.rooms} rooms x 4 clients, one action per seat every {args.interval:g} s"
              f" (waits +-{args.think_jitter:.0%}), {args.engine} engine"]
-    for name in ("uno", "bare"):
-        r = out.get(name)
+    named = [(f"uno ({ws})" if len(out["runs"]) > 1 else "uno", r)
+             for ws, each in out["runs"].items() for r in each]
+    named += [("bare", r) for r in out.get("bare_runs", [])]
+    for name, r in named:
         if r is None:
             continue
         lines.append(
             f"{name:>4}: sockets {r['sockets']}, {r['actions_per_s']:.0f} actions/s, "
             f"latency p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms, "
-            f"server RSS {r['server_rss_mb']:.0f} MB; {tail_line(r['tail'])}"
+            f"server RSS {r['server_rss_mb']:.0f} MB, "
+            f"server CPU {r['server_cpu_ms_per_action']:.2f} ms/action; {tail_line(r['tail'])}"
         )
-    if "p50_ratio" in out:
-        lines.append(f"ratio uno/bare: p50 x{out['p50_ratio']:.1f}, p99 x{out['p99_ratio']:.1f}")
+    for ws, more in out.get("extra_cpu", {}).items():
+        lines.append(f"{ws} against {args.ws.split(',')[0]}: CPU per action "
+                     f"{statistics.median(more):+.1%} (per run: "
+                     f"{', '.join(f'{v:+.1%}' for v in more)})")
+    if "p99_ratios" in out:
+        lines.append(f"ratio uno/bare, last run: p50 x{out['p50_ratio']:.1f}, "
+                     f"p99 x{out['p99_ratio']:.1f}; p99 per run (uno ms / bare ms): " + ", ".join(
+                         f"{r['p99_ms']:.1f}/{b['p99_ms']:.1f} x{r['p99_ms'] / b['p99_ms']:.1f}"
+                         for r, b in zip(out["runs"][args.ws.split(",")[0]], out["bare_runs"],
+                                         strict=True)))
     sys.stdout.write("\n".join(lines) + "\n")
 
 
