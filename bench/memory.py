@@ -4,8 +4,10 @@ each added socket costs (tracemalloc, in a server of its own: tracing slows it d
 ``--idle`` only spectators' sockets are added to 50 rooms: the cost of a socket without a room.
 
     .venv/bin/python -m bench.memory [--rooms 500,1500] [--seconds 20] [--trace] [--idle]
+                                     [--engine compiled|sources]
 
-The load is bench/server.py's (one action per seat every 3 s), SQLite, the in-process bus.
+The load is bench/server.py's (one action per seat every 3 s), SQLite, the in-process bus, the
+engine as scripts/serve.sh serves it (compiled) unless ``--engine sources``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from bench.server import (
     close_all,
     connect_seat,
     drive_tables,
+    engine_env,
     free_port,
     rss_mb,
     start_process,
@@ -87,13 +90,17 @@ async def rss_per_idle_socket(counts: list[int]) -> None:
     print(f"{(high - low) * 1024 / added:.1f} KB more RSS per added idle socket")
 
 
+ENGINE = "compiled"  # --engine
+
+
 def serve(port: int, traced: bool, dump: Path) -> Any:
     db = Path(tempfile.mkdtemp(prefix="uno-memory-")) / "uno.db"
     module = "bench.traced_app" if traced else "app"
     process = start_process([sys.executable, "-m", module, "--port", str(port), "--log-level",
                              "warning"],
                             {"UNO_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-                             "UNO_TRACE_DUMP": str(dump), **ONE_ADDRESS_LIMITS})
+                             "UNO_TRACE_DUMP": str(dump), **ONE_ADDRESS_LIMITS,
+                             **engine_env(ENGINE)})
     wait_up(f"http://127.0.0.1:{port}/healthz", process)
     return process
 
@@ -157,7 +164,10 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--idle", action="store_true",
                         help="spectators' sockets only (--rooms then counts sockets)")
+    parser.add_argument("--engine", choices=("compiled", "sources"), default="compiled")
     args = parser.parse_args()
+    global ENGINE  # one setting for every server this run starts
+    ENGINE = args.engine
     counts = [int(c) for c in args.rooms.split(",")]
     started = time.perf_counter()
     if args.idle:

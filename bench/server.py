@@ -3,14 +3,18 @@
 with the compiled engine as ``scripts/serve.sh`` serves it (``--engine sources``: without).
 
     .venv/bin/python -m bench.server [--rooms 500] [--seconds 30] [--interval 3]
-                                     [--engine compiled|sources] [--json]
+                                     [--engine compiled|sources] [--ws direct,stock]
+                                     [--repeat N] [--json]
 
 Prints sockets held, actions/s, action-to-last-recipient latency p50/p99 (from sending a move
 to the moment the last of the room's 4 sockets has its first event), where the slowest 1 % were
 sent (a few 100 ms windows: stalls; many: a server slow throughout) and the server's RSS. The
 same load then runs against a bare ``websockets`` broadcast server (no game, no database) to
-show the transport's own latency; the ratio compares the two. The clients are
-``bench.wsclient``'s lean sockets, all in this process.
+show the transport's own latency; the ratio compares the two. With ``--repeat N`` the game
+server and the bare one take turns N times, each turn's ratio printed; ``--ws direct,stock``
+runs the game server under each WebSocket protocol in turn (ours, and uvicorn's own) and prints
+the server's CPU per action under each. The clients are ``bench.wsclient``'s lean sockets, all
+in this process.
 """
 
 from __future__ import annotations
