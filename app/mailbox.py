@@ -52,12 +52,39 @@ class Mailbox(Generic[T]):
             await self.wait()
         return self._items.pop(0)  # short: a room answers each message before the next
 
+    async def get_within(self, delay: float | None) -> T | None:
+        """The oldest item; None once ``delay`` seconds pass without one (None: no limit).
+        A timer on the waiter, not ``asyncio.timeout``: a room waits this way for each of its
+        messages, and a Timeout context cost a handle, a task lookup and a reschedule each."""
+        if self._items:
+            return self._items.pop(0)
+        if delay is None:
+            return await self.get()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + delay
+        while not self._items:
+            if loop.time() >= deadline:
+                return None
+            waiter = self._waiter = loop.create_future()
+            timer = loop.call_at(deadline, _expire, waiter)
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+                timer.cancel()
+        return self._items.pop(0)
+
     def take(self) -> T:
         return self._items.pop(0)
 
     def take_all(self) -> list[T]:
         items, self._items = self._items, []
         return items
+
+
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 class Flag:

@@ -44,14 +44,17 @@ from bench.server import (
     cpu_seconds,
     drive_tables,
     free_port,
+    inside_lines,
     quantile_ms,
     raise_fd_limit,
+    scrape,
     start_process,
     stop,
     tail_bursts,
     tail_line,
     uno_rooms,
     wait_up,
+    window_figures,
 )
 
 POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/uno_bench_cluster"
@@ -101,47 +104,6 @@ class Worker:
         self.process.wait(10)
 
 
-# What the workers' /metrics say of the measured window: where an owner spends a move's time.
-WORKER_HISTOGRAMS = {
-    "uno_store_commit_seconds": "store commit",
-    "uno_command_latency_seconds": "command arrival to events out",
-    "uno_event_loop_lag_seconds": "event-loop lag",
-    "uno_gc_pause_seconds": "garbage collections",
-}
-
-
-async def scrape(worker: Worker) -> dict[str, float]:
-    """Every sample of ``worker``'s /metrics, by name and labels."""
-    async with httpx.AsyncClient(base_url=worker.http, timeout=30) as http:
-        body = (await http.get("/metrics")).text
-    samples = (line.rpartition(" ") for line in body.splitlines() if not line.startswith("#"))
-    return {name: float(value) for name, _, value in samples}
-
-
-def window_figures(before: list[dict[str, float]], after: list[dict[str, float]]
-                   ) -> dict[str, dict[str, float]]:
-    """Each histogram's mean, p50 and p99 over the measured window, all workers together (a
-    quantile is the upper bound of its bucket: at most that), and the store's group commit."""
-    window: dict[str, float] = {}
-    for old, new in zip(before, after, strict=True):
-        for name, value in new.items():
-            window[name] = window.get(name, 0.0) + value - old.get(name, 0.0)
-    figures: dict[str, dict[str, float]] = {}
-    for name, label in WORKER_HISTOGRAMS.items():
-        count = window.get(f"{name}_count", 0.0)
-        if count == 0:
-            continue
-        buckets = sorted((float(key.split('"')[1]), value) for key, value in window.items()
-                         if key.startswith(f"{name}_bucket"))
-        figures[label] = {"count": count, "mean_ms": window[f"{name}_sum"] / count * 1000} | {
-            f"p{round(q * 100)}_ms": next(bound for bound, n in buckets if n >= q * count) * 1000
-            for q in (0.5, 0.99)}
-    transactions = window.get("uno_store_transactions_total", 0.0)
-    figures["store"] = {"commands per transaction":
-                        window.get("uno_store_commit_seconds_count", 0.0) / max(1.0, transactions)}
-    return figures
-
-
 async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
                       seconds: float, interval: float, announce: bool = False,
                       timeline: Path | None = None, jitter: float = THINK_JITTER
@@ -172,14 +134,14 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
                   f"{' '.join(str(w.process.pid) for w in workers)}", file=sys.stderr,
                   flush=True)
         cpu_at_start.extend(cpu_seconds(w.process.pid) for w in workers)
-        before.extend([await scrape(w) for w in workers])
+        before.extend([await scrape(w.http) for w in workers])
         results.clear()
         for sink in deliveries:
             sink.clear()
 
     await drive_tables(tables, seconds, interval, window_starts, jitter)
     cpu = [cpu_seconds(w.process.pid) - c for w, c in zip(workers, cpu_at_start, strict=True)]
-    inside = window_figures(before, [await scrape(w) for w in workers])
+    inside = window_figures(before, [await scrape(w.http) for w in workers])
     close_all(tables)
     if timeline is not None:  # to line the stalls up with what else the machine did then
         wall = time.time() - time.perf_counter()
@@ -433,12 +395,8 @@ def main() -> None:
             for path, figures in layout["paths"].items():
                 lines.append(f"    each socket, {path}: p50 {figures['p50_ms']:.1f} ms, "
                              f"p99 {figures['p99_ms']:.1f} ms")
-            for what, figures in layout["inside"].items():
-                lines.append(f"    inside the workers, {what}: " + ", ".join(
-                    f"mean {value:.2f} ms" if key == "mean_ms" else
-                    f"{key.removesuffix('_ms')} <= {value:g} ms" if key.endswith("_ms") else
-                    f"{key} {value:.0f}" if key == "count" else
-                    f"{key} {value:.2f}" for key, value in figures.items()))
+            lines += [line.replace("the server", "the workers")
+                      for line in inside_lines(layout["inside"])]
     if "extra_p99_ms" in out:
         each = out["extra_p99_runs_ms"]
         lines.append(f"extra p99 through Redis (two workers, sockets spread evenly, against one"

@@ -298,8 +298,10 @@ async def uno_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
 
 async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: float,
                    interval: float, bare: bool, jitter: float = THINK_JITTER,
-                   server_pid: int | None = None) -> dict[str, Any]:
-    """Drive ``rooms`` and measure; with ``server_pid``, that process's CPU per action too."""
+                   server_pid: int | None = None, metrics: str | None = None
+                   ) -> dict[str, Any]:
+    """Drive ``rooms`` and measure; with ``server_pid``, that process's CPU per action too, and
+    with ``metrics`` (the server's base URL), what its /metrics say of the window."""
     results: list[Move] = []
     tables = [BenchRoom(code, tokens, results) for code, tokens in rooms]
 
@@ -316,9 +318,12 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
             table.phase, table.next_move = "playing", _bare_move(table)  # type: ignore[method-assign]
     await asyncio.sleep(1)
     started = cpu_at_start = 0.0
+    before: dict[str, float] = {}
 
     async def window_starts() -> None:
         nonlocal started, cpu_at_start
+        if metrics is not None:
+            before.update(await scrape(metrics))
         results.clear()
         started = time.perf_counter()
         cpu_at_start = cpu_seconds(server_pid) if server_pid else 0.0
@@ -326,6 +331,7 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
     await drive_tables(tables, seconds, interval, window_starts, jitter)
     elapsed = time.perf_counter() - started
     cpu = cpu_seconds(server_pid) - cpu_at_start if server_pid else float("nan")
+    inside = window_figures([before], [await scrape(metrics)]) if metrics is not None else {}
     sockets = sum(1 for t in tables for s in t.seats if opened(s).open)
     close_all(tables)
     ordered = sorted(latency for _, latency in results)
@@ -333,7 +339,58 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
             "p50_ms": quantile_ms(ordered, 0.5), "p99_ms": quantile_ms(ordered, 0.99),
             "mean_ms": statistics.fmean(ordered) * 1000 if ordered else float("nan"),
             "server_cpu_ms_per_action": cpu * 1000 / max(1, len(results)),
-            "tail": tail_bursts(results)}
+            "inside": inside, "tail": tail_bursts(results)}
+
+
+# What the workers' /metrics say of the measured window: where an owner spends a move's time.
+WORKER_HISTOGRAMS = {
+    "uno_store_commit_seconds": "store commit",
+    "uno_command_latency_seconds": "command arrival to events out",
+    "uno_event_loop_lag_seconds": "event-loop lag",
+    "uno_gc_pause_seconds": "garbage collections",
+}
+
+
+async def scrape(base_url: str) -> dict[str, float]:
+    """Every sample of the /metrics of the worker at ``base_url``, by name and labels."""
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+        body = (await http.get("/metrics")).text
+    samples = (line.rpartition(" ") for line in body.splitlines() if not line.startswith("#"))
+    return {name: float(value) for name, _, value in samples}
+
+
+def window_figures(before: list[dict[str, float]], after: list[dict[str, float]]
+                   ) -> dict[str, dict[str, float]]:
+    """Each histogram's mean, p50 and p99 over the measured window, all workers together (a
+    quantile is the upper bound of its bucket: at most that), and the store's group commit."""
+    window: dict[str, float] = {}
+    for old, new in zip(before, after, strict=True):
+        for name, value in new.items():
+            window[name] = window.get(name, 0.0) + value - old.get(name, 0.0)
+    figures: dict[str, dict[str, float]] = {}
+    for name, label in WORKER_HISTOGRAMS.items():
+        count = window.get(f"{name}_count", 0.0)
+        if count == 0:
+            continue
+        buckets = sorted((float(key.split('"')[1]), value) for key, value in window.items()
+                         if key.startswith(f"{name}_bucket"))
+        figures[label] = {"count": count, "mean_ms": window[f"{name}_sum"] / count * 1000} | {
+            f"p{round(q * 100)}_ms": next(bound for bound, n in buckets if n >= q * count) * 1000
+            for q in (0.5, 0.99)}
+    transactions = window.get("uno_store_transactions_total", 0.0)
+    figures["store"] = {"commands per transaction":
+                        window.get("uno_store_commit_seconds_count", 0.0) / max(1.0, transactions)}
+    return figures
+
+
+def inside_lines(inside: dict[str, dict[str, float]]) -> list[str]:
+    """``window_figures`` as lines ("p99 <= 10 ms": within the 10 ms bucket)."""
+    return [f"    inside the server, {what}: " + ", ".join(
+        f"mean {value:.2f} ms" if key == "mean_ms" else
+        f"{key.removesuffix('_ms')} <= {value:g} ms" if key.endswith("_ms") else
+        f"{key} {value:.0f}" if key == "count" else
+        f"{key} {value:.2f}" for key, value in figures.items())
+        for what, figures in inside.items()]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -489,7 +546,7 @@ async def serve_and_load(args: argparse.Namespace, ws: str) -> dict[str, Any]:
         wait_up(f"http://127.0.0.1:{port}/healthz", server)
         rooms = await uno_rooms(f"http://127.0.0.1:{port}", args.rooms)
         uno = await run_load(f"ws://127.0.0.1:{port}", rooms, args.seconds, args.interval, False,
-                             args.think_jitter, server.pid)
+                             args.think_jitter, server.pid, f"http://127.0.0.1:{port}")
         uno["server_rss_mb"] = rss_mb(server.pid)
         return uno
     finally:
@@ -587,6 +644,7 @@ def main() -> None:
             f"server RSS {r['server_rss_mb']:.0f} MB, "
             f"server CPU {r['server_cpu_ms_per_action']:.2f} ms/action; {tail_line(r['tail'])}"
         )
+        lines += inside_lines(r["inside"])
     for ws, more in out.get("extra_cpu", {}).items():
         lines.append(f"{ws} against {args.ws.split(',')[0]}: CPU per action "
                      f"{statistics.median(more):+.1%} (per run: "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -97,7 +98,7 @@ class Connection:
         pending = self._pending
         pending.append(frame)
         if len(pending) == 1:  # the first of this turn: send them all at its end
-            asyncio.get_running_loop().call_soon(self.flush)
+            _AT_TURN_END.add(self)
 
     def flush(self) -> None:
         if not self._pending:
@@ -110,3 +111,29 @@ class Connection:
             self.close(Close.TOO_SLOW, "too slow: frames are not being read")
         elif unread == CLOSED:
             self.closing = self.closing or GONE
+
+
+class _FlushAtTurnEnd(threading.local):
+    """The connections given frames during one turn of the event loop, each flushed at its end
+    by one callback for them all (not one each: a move reaches every socket of its room).
+    One per thread, as each thread runs its own loop (tests serve a worker on a thread)."""
+
+    def __init__(self) -> None:
+        self._due: list[Connection] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def add(self, connection: Connection) -> None:
+        due = self._due
+        due.append(connection)
+        if len(due) == 1 or self._loop is None or self._loop.is_closed():
+            self._due = [connection]  # what a closed loop left (tests) is gone with it
+            self._loop = asyncio.get_running_loop()
+            self._loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        due, self._due = self._due, []
+        for connection in due:
+            connection.flush()
+
+
+_AT_TURN_END = _FlushAtTurnEnd()

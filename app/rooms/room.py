@@ -151,10 +151,8 @@ class Room:
         actor = self._actor
         try:
             while True:
-                try:
-                    async with asyncio.timeout(actor.deadline_delay()):
-                        envelope = await self._inbox.get()
-                except TimeoutError:
+                envelope = await self._inbox.get_within(actor.deadline_delay())
+                if envelope is None:
                     await actor.on_deadline()
                     continue
                 await self._handle(envelope)

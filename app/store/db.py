@@ -79,6 +79,11 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     kwargs.setdefault("pool_size", 1)
     kwargs.setdefault("max_overflow", 0)
     kwargs.setdefault("poolclass", AsyncAdaptedQueuePool)
+    # Every use of a connection ends its own transaction (a Connection rolls back what it
+    # began when closed), so the pool's rollback on return would only cost one more crossing
+    # to aiosqlite's thread, and a turn of the event loop to come back, per checkout: the
+    # group commit holds the connection once per batch, and waited for that turn each time.
+    kwargs.setdefault("pool_reset_on_return", None)
     engine = create_async_engine(url, **kwargs)
     event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
     event.listen(engine.sync_engine, "begin", _sqlite_on_begin)
@@ -135,6 +140,23 @@ class SqliteWriter:
     async def run(self, work: Callable[[Connection], T]) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, self._transaction, work)
+
+    async def run_each(self, works: list[Callable[[Connection], Any]]
+                       ) -> list[tuple[Any, Exception | None]]:
+        """Run each of ``works`` in a transaction of its own, in order, in one crossing to the
+        thread: each one's result, or the error that rolled it back."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._each, works)
+
+    def _each(self, works: list[Callable[[Connection], Any]]
+              ) -> list[tuple[Any, Exception | None]]:
+        outcomes: list[tuple[Any, Exception | None]] = []
+        for work in works:
+            try:
+                outcomes.append((self._transaction(work), None))
+            except Exception as exc:
+                outcomes.append((None, exc))
+        return outcomes
 
     def _transaction(self, work: Callable[[Connection], T]) -> T:
         with self.engine.begin() as conn:

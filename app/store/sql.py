@@ -29,6 +29,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Connection,
     bindparam,
     delete,
     func,
@@ -149,13 +150,11 @@ class SqlRoomStore:
         generation = self._fences.get(code, UNFENCED)
         values = {"p_code": code, "p_seq": seq, "p_data": snapshot, "p_gen": generation}
 
-        async def run() -> None:
-            async with self._engine.begin() as conn:
-                result = await conn.execute(stmt, values)
-            if result.rowcount == 0:
-                raise await self._refusal(code, generation) or UnknownRoom(f"no open room {code}")
+        def write(conn: Connection) -> int:
+            return int(conn.execute(stmt, values).rowcount)
 
-        await self._log.exclusive(run)
+        if await self._log.in_writer(write) == 0:
+            raise await self._refusal(code, generation) or UnknownRoom(f"no open room {code}")
 
     async def load_room(self, code: str) -> StoredRoom | None:
         async with self._engine.begin() as conn:
