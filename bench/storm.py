@@ -5,10 +5,12 @@ client does. Prints how long each client took to be back in its seat (its ``sync
 the room, wherever the room now runs), and checks that no acknowledged move was lost: every
 chat line the server acknowledged, before or after the stop, is in the rooms' logs in Postgres.
 
-    .venv/bin/python -m bench.storm [--rooms 500] [--stops term,kill] [--json]
+    .venv/bin/python -m bench.storm [--rooms 500] [--stops term,kill] [--engine compiled|sources]
+                                    [--json]
+    .venv/bin/python -m bench.cluster --storm [the same options]
 
-Two Redis-backed workers on Postgres, default settings (a 5 s lease). Each client sends a chat
-line every 2-4 s (each with its own id and text) until the end.
+Two Redis-backed workers on Postgres, default settings (a 5 s lease), the compiled engine.
+Each client sends a chat line every 2-4 s (each with its own id and text) until the end.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bench.cluster import POSTGRES, REDIS, Worker, fresh_database
-from bench.server import ONE_ADDRESS_LIMITS, quantile_ms, stop, uno_rooms
+from bench.server import ONE_ADDRESS_LIMITS, engine_env, quantile_ms, stop, uno_rooms
 from bench.wsclient import ConnectionClosedError, LeanSocket, connect
 
 BACK_WITHIN = 10.0  # seconds: the target
@@ -134,7 +136,8 @@ async def stored_chats(database: str) -> set[str]:
 async def storm(args: argparse.Namespace, how: str) -> dict[str, Any]:
     await fresh_database(args.database)
     env = {"UNO_DATABASE_URL": args.database, "UNO_REDIS_URL": args.redis,
-           "UNO_REDIS_PREFIX": f"storm:{uuid.uuid4().hex[:8]}:", **ONE_ADDRESS_LIMITS}
+           "UNO_REDIS_PREFIX": f"storm:{uuid.uuid4().hex[:8]}:", **ONE_ADDRESS_LIMITS,
+           **engine_env(args.engine)}
     held, other = Worker(env), None
     try:
         other = Worker(env)
@@ -190,6 +193,9 @@ def main() -> None:
     parser.add_argument("--database", default=POSTGRES)
     parser.add_argument("--redis", default=REDIS)
     parser.add_argument("--logs", help="a folder for each worker's output")
+    parser.add_argument("--engine", choices=("compiled", "sources"), default="compiled",
+                        help="the rules engine as scripts/serve.sh and the image serve it "
+                        "(compiled), or its Python sources")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.logs:
