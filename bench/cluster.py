@@ -246,7 +246,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                  for one, two in zip(runs["one"], runs["two"], strict=True)]
         out["extra_p99_ms"] = statistics.median(extra)
         out["extra_p99_runs_ms"] = extra
-    for ours, library in (("redis", "redis-py"), ("two", "two-redis-py")):
+    for library, ours in LIBRARY_LAYOUTS.items():
         if ours in runs and library in runs:  # the hand-written bus code against redis-py's
             more = [lib["worker_cpu_ms_per_action"] / own["worker_cpu_ms_per_action"] - 1
                     for own, lib in zip(runs[ours], runs[library], strict=True)]
@@ -258,7 +258,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
 
 LAYOUT_KEYS = {"one": "one_worker", "redis": "one_redis_worker", "two": "two_workers",
                "redis-py": "one_redispy_worker", "two-redis-py": "two_redispy_workers"}
-LIBRARY = "-redis-py"  # a layout's suffix: the bus on redis-py's own API (bench/library_app.py)
+# Layouts with the bus on redis-py's own API (bench/library_app.py), and the layout each copies.
+LIBRARY_LAYOUTS = {"redis-py": "redis", "two-redis-py": "two"}
 
 
 def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -286,8 +287,8 @@ async def run_layout(args: argparse.Namespace, layout: str, kills: int, turn: in
     failovers, for "two")."""
     base = {"UNO_DATABASE_URL": args.database, **ONE_ADDRESS_LIMITS}
     module = "app"
-    if layout.endswith(LIBRARY) or layout == "redis-py":
-        layout = layout.removesuffix(LIBRARY) if layout != "redis-py" else "redis"
+    if layout in LIBRARY_LAYOUTS:
+        layout = LIBRARY_LAYOUTS[layout]
         base["UNO_BENCH_REDIS"] = "redis-py"
         module = "bench.library_app"
     if layout != "one":  # "redis" (one worker on the Redis bus) and "two"
