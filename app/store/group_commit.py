@@ -14,7 +14,7 @@ within a room holds either way: a room awaits its append before it appends again
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -123,7 +123,6 @@ class GroupCommit:
         self._writers: dict[asyncio.Task[None], bool] = {}
         self._max_writers = POSTGRES_WRITERS if self._postgres else 1
         self._spill: asyncio.TimerHandle | None = None  # the check for another writer
-        self._riders: list[Rider] = []  # for the next crossing to the SQLite writer
         self.batches = 0  # transactions the writer committed for appends (tests, benchmarks)
         self.largest_batch = 0
 
@@ -143,10 +142,9 @@ class GroupCommit:
     async def in_writer(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in a transaction of its own, through the writer. On a SQLite file it goes
         to the writer's thread with the next batch of appends, in the same crossing (before
-        them): run through
-        aiosqlite it took four crossings, each waiting for a turn of a busy event loop, and
-        every append queued behind it waited too (snapshots held the room log up for seconds
-        at 1,500 rooms)."""
+        them): run through aiosqlite it took four crossings, each waiting for a turn of a busy
+        event loop, and every append queued behind it waited too (snapshots held the room log
+        up for seconds at 1,500 rooms)."""
         if self._sqlite_writer is None:
             async def run() -> T:
                 async with self._engine.begin() as conn:
@@ -191,11 +189,12 @@ class GroupCommit:
         """Write whatever is queued, oldest first: runs of appends as one transaction each."""
         me = asyncio.current_task()
         assert me is not None
+        run: list[Append] = []
+        riders: list[Rider] = []
         try:
             while self._queue:
                 self._writers[me] = True
-                run: list[Append] = []
-                riders: list[Rider] = []
+                run, riders = [], []
                 while self._queue and isinstance(self._queue[0], Append | Rider):
                     item = self._queue.pop(0)
                     if isinstance(item, Rider):
@@ -214,18 +213,17 @@ class GroupCommit:
                 else:
                     _settle(job.done, result=result)
         except BaseException as exc:  # cancelled with the loop: nobody may wait forever
-            for item in [*self._queue, *self._riders]:
+            for item in [*self._queue, *run, *riders]:  # settled ones stay as they are
                 _settle(item.done, exc=RuntimeError("the store's writer stopped"))
             self._queue.clear()
-            self._riders = []
             if not isinstance(exc, Exception):
                 raise
         finally:
             self._writers.pop(me, None)
 
     async def _store_batch(self, batch: list[Append], riders: list[Rider]) -> None:
-        if riders:  # before the appends, in their crossing; each settled on its own
-            self._riders = riders
+        """The appends in one transaction; the riders (SQLite) in the same crossing, before
+        them, each in a transaction of its own and settled on its own."""
         try:
             for item in batch:
                 if item.room_id is None:
@@ -235,11 +233,11 @@ class GroupCommit:
                 if item.room_id is None:
                     _settle(item.done, exc=UnknownRoom(f"no open room {item.code}"))
             if not ready:
-                if self._riders:
-                    await self._run_riders()
+                if riders:
+                    await self._execute([], riders)
                 return
             try:
-                await self._write_batch(ready)
+                await self._write_batch(ready, riders)
             except IntegrityError:
                 if len(ready) == 1:
                     raise
@@ -248,21 +246,12 @@ class GroupCommit:
                     await self._store_one(item)
                 return
         except Exception as exc:
-            waiting: list[Append | Rider] = [*batch, *self._riders]
-            for waiter in waiting:
+            waiting: list[Append | Rider] = [*batch, *riders]
+            for waiter in waiting:  # settled ones stay as they are
                 _settle(waiter.done, exc=exc)
-            self._riders = []
             return
         for item in ready:
             _settle(item.done)
-
-    async def _run_riders(self) -> None:
-        riders, self._riders = self._riders, []
-        assert self._sqlite_writer is not None
-        async with self._engine.connect():
-            outcomes = await self._sqlite_writer.run_each([r.work for r in riders])
-        for rider, (result, error) in zip(riders, outcomes, strict=True):
-            _settle(rider.done, result, error)
 
     async def _store_one(self, item: Append) -> None:
         try:
@@ -272,11 +261,13 @@ class GroupCommit:
         else:
             _settle(item.done)
 
-    async def _write_batch(self, batch: list[Append], retried: bool = False) -> None:
+    async def _write_batch(self, batch: list[Append], riders: Sequence[Rider] = (),
+                           retried: bool = False) -> None:
         """One transaction; retried once on a pooled connection that died (no pre-ping: it
-        would cost a round trip per batch). Constraint errors become the store's errors."""
+        would cost a round trip per batch), with the riders not answered yet. Constraint errors
+        become the store's errors."""
         try:
-            await self._execute(batch)
+            await self._execute(batch, riders)
         except IntegrityError as exc:
             if len(batch) > 1:
                 raise
@@ -291,9 +282,10 @@ class GroupCommit:
         except DBAPIError as exc:
             if retried or not exc.connection_invalidated:
                 raise
-            await self._write_batch(batch, retried=True)
+            unanswered = [rider for rider in riders if not rider.done.done()]
+            await self._write_batch(batch, unanswered, retried=True)
 
-    async def _execute(self, batch: list[Append]) -> None:
+    async def _execute(self, batch: list[Append], riders: Sequence[Rider]) -> None:
         lines = [
             {
                 "p_room": item.room_id,
@@ -313,19 +305,21 @@ class GroupCommit:
             if item.meta is not None
         ]
         if self._sqlite_writer is not None:
-            riders, self._riders = self._riders, []
 
             def write(conn: Connection) -> None:
                 conn.execute(_INSERT_LINE, lines)
                 if metas:
                     conn.execute(_SET_META, metas)
 
+            works = [rider.work for rider in riders] + ([write] if lines else [])
             async with self._engine.connect():  # no other transaction of this process meanwhile
-                outcomes = await self._sqlite_writer.run_each([r.work for r in riders] + [write])
+                outcomes = await self._sqlite_writer.run_each(works)
             for rider, (result, error) in zip(riders, outcomes, strict=False):
                 _settle(rider.done, result, error)
-            if outcomes[-1][1] is not None:
+            if lines and outcomes[-1][1] is not None:
                 raise outcomes[-1][1]
+            if not lines:
+                return
         elif self._postgres and not metas:
             # One round trip: asyncpg sends the whole executemany before a single Sync, so
             # Postgres runs it as one implicit transaction (all lines or none), no BEGIN/COMMIT.

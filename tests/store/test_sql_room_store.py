@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store.base import RoomRecord, RoomStore
@@ -358,5 +359,48 @@ async def test_a_sqlite_commit_never_checkpoints_the_wal_the_writers_thread_does
         assert writer.checkpoints > checkpoints  # the background thread keeps at it
         stored = await store.load_room("WALS")
         assert stored is not None and len(stored.records) == 1499
+    finally:
+        await dispose_engine(engine)
+
+
+async def test_a_snapshot_queued_with_appends_is_answered_when_their_connection_drops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a SQLite file a snapshot rides to the writer's thread with the next appends. When
+    that crossing fails on a dropped connection the appends are retried; the snapshot must not
+    be left waiting for good (its room would stop): it is retried with them or told it failed."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'drop.db'}"
+    await migrate(url)
+    engine = create_engine(url)
+    try:
+        writer = sqlite_writer(engine)
+        assert writer is not None
+        store = SqlRoomStore(engine)
+        await store.create_room("SNAP", {})
+        await store.create_room("MOVE", {})
+        await store.append("SNAP", record(1), None)
+        crossing = writer.run_each
+        failures = [DBAPIError("INSERT", {}, Exception("connection lost"),
+                               connection_invalidated=True)]
+
+        async def drops_once(works: list[Any]) -> list[tuple[Any, Exception | None]]:
+            if failures:
+                raise failures.pop()
+            return await crossing(works)
+
+        monkeypatch.setattr(writer, "run_each", drops_once)
+        results = await asyncio.wait_for(asyncio.gather(
+            store.save_snapshot("SNAP", 1, {"deck": []}),
+            store.append("MOVE", record(1), None),
+            return_exceptions=True,
+        ), timeout=5)
+        assert results[1] is None  # the append went in on the retry
+        loaded = await store.load_room("MOVE")
+        assert loaded is not None and loaded.records == [record(1)]
+        if results[0] is None:  # the snapshot went in with it, or was told it did not
+            snapped = await store.load_room("SNAP")
+            assert snapped is not None and snapped.snapshot == {"deck": []}
+        else:
+            assert isinstance(results[0], Exception)
     finally:
         await dispose_engine(engine)
