@@ -51,8 +51,9 @@ async def open_storage(settings: Settings) -> Storage:
 
     await migrate(settings.database_url)
     engine = create_engine(settings.database_url)
-    history = HistoryStore(engine)
-    return Storage(SqlRoomStore(engine), HistoryRecorder(history), history, engine)
+    rooms = SqlRoomStore(engine)
+    history = HistoryStore(engine, rooms.in_writer)  # on SQLite: the room log's writer thread
+    return Storage(rooms, HistoryRecorder(history), history, engine)
 
 
 class UnoApp(FastAPI):

@@ -7,8 +7,10 @@ with the compiled engine as ``scripts/serve.sh`` serves it (``--engine sources``
                                      [--repeat N] [--json]
 
 Prints sockets held, actions/s, action-to-last-recipient latency p50/p99 (from sending a move
-to the moment the last of the room's 4 sockets has its first event), where the slowest 1 % were
-sent (a few 100 ms windows: stalls; many: a server slow throughout) and the server's RSS. The
+to the moment the last of the room's 4 sockets has its first event) of the moves sent in the
+measured window, where the slowest 1 % were sent (a few 100 ms windows: stalls; many: a server
+slow throughout), the server's RSS, and apart, the moves of the warm-up before it (every table
+starting within one interval). The
 same load then runs against a bare ``websockets`` broadcast server (no game, no database) to
 show the transport's own latency; the ratio compares the two. With ``--repeat N`` the game
 server and the bare one take turns N times, each turn's ratio printed; ``--ws direct,stock``
@@ -153,11 +155,13 @@ Move = tuple[float, float]
 
 
 class BenchRoom:
-    def __init__(self, code: str, tokens: list[str], results: list[Move]) -> None:
+    def __init__(self, code: str, tokens: list[str], results: list[Move],
+                 warmup: list[Move] | None = None) -> None:
         self.code = code
         self.tokens = tokens
         self.seats = [Seat(self, s) for s in range(len(tokens))]
         self.results = results
+        self.warmup = warmup  # the moves sent before the window, if wanted
         self.phase = "lobby"
         self.desync = False
         self.errors: list[str] = []
@@ -169,6 +173,9 @@ class BenchRoom:
         self.got: set[int] = set()
         self.last_at = 0.0
         self.done = asyncio.Event()
+        # Moves sent before this moment are the warm-up's, even if answered in the window (at
+        # 1,500 rooms, the tables all starting at once: seconds).
+        self.counted_from = 0.0
 
     def from_state(self, state: dict[str, Any]) -> None:
         self.phase = state["phase"]
@@ -183,12 +190,16 @@ class BenchRoom:
             self.got.add(seat.seat)
             self.last_at = now
             self.arrivals[seat.seat] = now - self.sent_at
-            if len(self.got) == len(self.seats):
+            if len(self.got) < len(self.seats):
+                return
+            if self.sent_at >= self.counted_from:
                 self.results.append((self.sent_at, self.last_at - self.sent_at))
                 if self.deliveries is not None:
                     self.deliveries.append((self.actor, list(self.arrivals)))
-                self.target = None
-                self.done.set()
+            elif self.warmup is not None:
+                self.warmup.append((self.sent_at, self.last_at - self.sent_at))
+            self.target = None
+            self.done.set()
 
     def next_move(self) -> tuple[Seat, dict[str, Any]] | None:
         if self.phase in ("round_over", "match_over", "lobby"):
@@ -303,7 +314,8 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
     """Drive ``rooms`` and measure; with ``server_pid``, that process's CPU per action too, and
     with ``metrics`` (the server's base URL), what its /metrics say of the window."""
     results: list[Move] = []
-    tables = [BenchRoom(code, tokens, results) for code, tokens in rooms]
+    warmup: list[Move] = []
+    tables = [BenchRoom(code, tokens, results, warmup) for code, tokens in rooms]
 
     def url(seat: Seat) -> str:
         room = seat.room
@@ -339,7 +351,9 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
             "p50_ms": quantile_ms(ordered, 0.5), "p99_ms": quantile_ms(ordered, 0.99),
             "mean_ms": statistics.fmean(ordered) * 1000 if ordered else float("nan"),
             "server_cpu_ms_per_action": cpu * 1000 / max(1, len(results)),
-            "inside": inside, "tail": tail_bursts(results)}
+            "inside": inside, "tail": tail_bursts(results),
+            "warmup_p99_ms": quantile_ms(sorted(latency for _, latency in warmup), 0.99),
+            "warmup_max_ms": max((latency for _, latency in warmup), default=0.0) * 1000}
 
 
 # What the workers' /metrics say of the measured window: where an owner spends a move's time.
@@ -408,9 +422,14 @@ async def drive_tables(tables: list[BenchRoom], seconds: float, interval: float,
     with clients_without_gc():
         warm = time.perf_counter() + min(5.0, seconds / 4)
         until = warm + seconds
+        for table in tables:
+            table.counted_from = float("inf")  # the warm-up's until the window starts
         drivers = [asyncio.create_task(t.drive(interval, until, jitter)) for t in tables]
         await asyncio.sleep(warm - time.perf_counter())
         await window_starts()
+        window = time.perf_counter()
+        for table in tables:
+            table.counted_from = window
         await asyncio.gather(*drivers)
 
 
@@ -642,7 +661,9 @@ def main() -> None:
             f"{name:>4}: sockets {r['sockets']}, {r['actions_per_s']:.0f} actions/s, "
             f"latency p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms, "
             f"server RSS {r['server_rss_mb']:.0f} MB, "
-            f"server CPU {r['server_cpu_ms_per_action']:.2f} ms/action; {tail_line(r['tail'])}"
+            f"server CPU {r['server_cpu_ms_per_action']:.2f} ms/action; {tail_line(r['tail'])}; "
+            f"warm-up (the tables starting) p99 {r['warmup_p99_ms']:.0f} ms, "
+            f"max {r['warmup_max_ms']:.0f} ms"
         )
         lines += inside_lines(r["inside"])
     for ws, more in out.get("extra_cpu", {}).items():

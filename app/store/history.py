@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -45,7 +45,9 @@ from .models import (
 from .queries import HistoryReads
 from .recording import MAX_NAME, MatchPlayer, insert_match, match_row, match_status, tag_log
 
-__all__ = ["HistoryStore", "MatchPlayer", "NewPlayer", "Profile"]
+__all__ = ["HistoryStore", "MatchPlayer", "NewPlayer", "Profile", "Writer"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,26 +82,45 @@ def _public(event: Mapping[str, Any]) -> Mapping[str, Any]:
     return {k: v for k, v in event.items() if k not in ("kind", "seq")}
 
 
-class HistoryStore(HistoryReads):
-    """Match history, profiles and leagues on SQL; every method is one short transaction."""
+class Writer(Protocol):
+    """Runs ``work`` in one write transaction of its own and returns its result."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __call__(self, work: Callable[[Connection], T], /) -> Awaitable[T]: ...
+
+
+class HistoryStore(HistoryReads):
+    """Match history, profiles and leagues on SQL; every method is one short transaction.
+
+    Every write is a function of a synchronous connection, run by ``write``: given the room
+    store's (``SqlRoomStore.in_writer``), a SQLite file's history goes to its writer's thread in
+    the same crossing as the room log's next batch (through aiosqlite a round's result took
+    several crossings, each waiting for a turn of a busy event loop, while the room log's writer
+    waited for the one pooled connection); by default, a transaction on ``engine``."""
+
+    def __init__(self, engine: AsyncEngine, write: Writer | None = None) -> None:
         self._engine = engine
+        self._write: Writer = write or self._own_transaction
 
     @property
     def engine(self) -> AsyncEngine:
         return self._engine
 
+    async def _own_transaction(self, work: Callable[[Connection], T], /) -> T:
+        async with self._engine.begin() as conn:
+            return await conn.run_sync(work)
+
     async def create_player(self, name: str) -> NewPlayer:
         name = clean_name(name)
         key = secrets.token_urlsafe(32)
-        async with self._engine.begin() as conn:
-            result = await conn.execute(
+
+        def write(conn: Connection) -> int:
+            return int(conn.execute(
                 insert(Player)
                 .values(name=name, key_hash=hash_key(key), created_at=utcnow())
                 .returning(Player.id)
-            )
-            return NewPlayer(result.scalar_one(), name, key)
+            ).scalar_one())
+
+        return NewPlayer(await self._write(write), name, key)
 
     async def player_by_key(self, key: str) -> Profile | None:
         async with self._engine.begin() as conn:
@@ -111,13 +132,13 @@ class HistoryStore(HistoryReads):
         return None if row is None else Profile(row.id, row.name)
 
     async def create_league(self, name: str, scoring: str, target: int | None = None) -> int:
-        async with self._engine.begin() as conn:
-            return await create_league(conn, clean_name(name), scoring, target)
+        name = clean_name(name)
+        return await self._write(lambda conn: create_league(conn, name, scoring, target))
 
     async def league(self, league_id: int) -> LeagueInfo | None:
         """Name, scoring and target: a room created with ``"league": id`` plays by these."""
         async with self._engine.begin() as conn:
-            return await league_info(conn, league_id)
+            return await conn.run_sync(league_info, league_id)
 
     async def start_match(
         self,
@@ -135,108 +156,115 @@ class HistoryStore(HistoryReads):
         if len(set(profiles)) != len(profiles):
             raise InvalidRequest("a profile can hold only one seat of a match")
         try:
-            async with self._engine.begin() as conn:
-                return await insert_match(
-                    conn, room_code, seed, rules, seats, first_seq, league_id, deal
-                )
+            return await self._write(lambda conn: insert_match(
+                conn, room_code, seed, rules, seats, first_seq, league_id, deal))
         except IntegrityError as exc:  # room_id NULL: no open room with that code
             raise UnknownRoom(f"no open room {room_code}") from exc
 
     async def record_round(self, match_id: int, round_over: Mapping[str, Any]) -> None:
         """Store a ROUND_OVER: every hand, points, totals, places (H-LAST). Idempotent."""
         event = _public(round_over)
-        round_no = int(event["round"])
-        places = event.get("places")
-        async with self._engine.begin() as conn:
-            status = await match_status(conn, match_id)
-            if status != RUNNING:
-                raise InvalidRequest(f"match {match_id} is {status}: no more rounds")
-            exists = await conn.execute(
-                select(Round.round_no).where(Round.match_id == match_id, Round.round_no == round_no)
-            )
-            if exists.first() is not None:
-                return  # recorded already (a retry after a failover)
-            await conn.execute(
-                insert(Round).values(
-                    match_id=match_id,
-                    round_no=round_no,
-                    winner=int(event["winner"]),
-                    ended_at=utcnow(),
-                )
-            )
-            await conn.execute(
-                insert(RoundHand),
-                [
-                    {
-                        "match_id": match_id,
-                        "round_no": round_no,
-                        "seat": seat,
-                        "cards": list(cards),
-                        "hand_points": int(event["hand_points"][seat]),
-                        "points": int(event["points"][seat]),
-                        "total": int(event["scores"][seat]),
-                        "place": None if places is None else places[seat],
-                    }
-                    for seat, cards in enumerate(event["hands"])
-                ],
-            )
+        await self._write(lambda conn: _insert_round(conn, match_id, event))
 
     async def leave_match(self, match_id: int, seat: int) -> None:
         """The profile at ``seat`` left mid-match: the seat plays on (a bot), the rounds from
         now on are not theirs, and the match counts as lost for them."""
-        async with self._engine.begin() as conn:
-            if await match_status(conn, match_id) != RUNNING:
-                return
-            rounds_done = (
-                select(func.count()).select_from(Round).where(Round.match_id == match_id)
-            ).scalar_subquery()
-            await conn.execute(
-                update(MatchSeat)
-                .where(
-                    MatchSeat.match_id == match_id,
-                    MatchSeat.seat == seat,
-                    MatchSeat.left_after_round.is_(None),
-                )
-                .values(left_after_round=rounds_done)
-            )
+        await self._write(lambda conn: _mark_left(conn, match_id, seat))
 
     async def finish_match(
         self, match_id: int, match_over: Mapping[str, Any], last_seq: int
     ) -> None:
         """Store MATCH_OVER (winners, places, scores) and count it in its league. Idempotent."""
         result = dict(_public(match_over))
-        async with self._engine.begin() as conn:
-            match = await match_row(conn, match_id)
-            if match.status == FINISHED:
-                return
-            if match.status != RUNNING:
-                raise InvalidRequest(f"match {match_id} was {match.status}")
-            await conn.execute(
-                update(Match)
-                .where(Match.id == match_id)
-                .values(
-                    status=FINISHED,
-                    winners=list(result["winners"]),
-                    result=result,
-                    last_seq=last_seq,
-                    ended_at=utcnow(),
-                )
-            )
-            await tag_log(conn, match.room_id, match_id, match.first_seq, last_seq)
-            if match.league_id is not None:
-                await add_league_results(conn, match.league_id, match_id, result)
+        await self._write(lambda conn: _finish(conn, match_id, result, last_seq))
 
     async def abandon_match(self, match_id: int, last_seq: int | None = None) -> None:
         """The match ended before its end: kept, shown as abandoned, counted nowhere."""
-        async with self._engine.begin() as conn:
-            match = await match_row(conn, match_id)
-            if match.status != RUNNING:
-                return
-            if last_seq is None:
-                last_seq = await queries.last_logged_seq(conn, match_id) or match.first_seq
-            await conn.execute(
-                update(Match)
-                .where(Match.id == match_id)
-                .values(status=ABANDONED, last_seq=last_seq, ended_at=utcnow())
-            )
-            await tag_log(conn, match.room_id, match_id, match.first_seq, last_seq)
+        await self._write(lambda conn: _abandon(conn, match_id, last_seq))
+
+
+def _insert_round(conn: Connection, match_id: int, event: Mapping[str, Any]) -> None:
+    round_no = int(event["round"])
+    places = event.get("places")
+    status = match_status(conn, match_id)
+    if status != RUNNING:
+        raise InvalidRequest(f"match {match_id} is {status}: no more rounds")
+    exists = conn.execute(
+        select(Round.round_no).where(Round.match_id == match_id, Round.round_no == round_no)
+    )
+    if exists.first() is not None:
+        return  # recorded already (a retry after a failover)
+    conn.execute(
+        insert(Round).values(
+            match_id=match_id, round_no=round_no, winner=int(event["winner"]), ended_at=utcnow()
+        )
+    )
+    conn.execute(
+        insert(RoundHand),
+        [
+            {
+                "match_id": match_id,
+                "round_no": round_no,
+                "seat": seat,
+                "cards": list(cards),
+                "hand_points": int(event["hand_points"][seat]),
+                "points": int(event["points"][seat]),
+                "total": int(event["scores"][seat]),
+                "place": None if places is None else places[seat],
+            }
+            for seat, cards in enumerate(event["hands"])
+        ],
+    )
+
+
+def _mark_left(conn: Connection, match_id: int, seat: int) -> None:
+    if match_status(conn, match_id) != RUNNING:
+        return
+    rounds_done = (
+        select(func.count()).select_from(Round).where(Round.match_id == match_id)
+    ).scalar_subquery()
+    conn.execute(
+        update(MatchSeat)
+        .where(
+            MatchSeat.match_id == match_id,
+            MatchSeat.seat == seat,
+            MatchSeat.left_after_round.is_(None),
+        )
+        .values(left_after_round=rounds_done)
+    )
+
+
+def _finish(conn: Connection, match_id: int, result: dict[str, Any], last_seq: int) -> None:
+    match = match_row(conn, match_id)
+    if match.status == FINISHED:
+        return
+    if match.status != RUNNING:
+        raise InvalidRequest(f"match {match_id} was {match.status}")
+    conn.execute(
+        update(Match)
+        .where(Match.id == match_id)
+        .values(
+            status=FINISHED,
+            winners=list(result["winners"]),
+            result=result,
+            last_seq=last_seq,
+            ended_at=utcnow(),
+        )
+    )
+    tag_log(conn, match.room_id, match_id, match.first_seq, last_seq)
+    if match.league_id is not None:
+        add_league_results(conn, match.league_id, match_id, result)
+
+
+def _abandon(conn: Connection, match_id: int, last_seq: int | None) -> None:
+    match = match_row(conn, match_id)
+    if match.status != RUNNING:
+        return
+    if last_seq is None:
+        last_seq = queries.last_logged_seq(conn, match_id) or match.first_seq
+    conn.execute(
+        update(Match)
+        .where(Match.id == match_id)
+        .values(status=ABANDONED, last_seq=last_seq, ended_at=utcnow())
+    )
+    tag_log(conn, match.room_id, match_id, match.first_seq, last_seq)

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import case, func, insert, select
+from sqlalchemy import Connection, case, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .errors import InvalidRequest
@@ -109,14 +109,14 @@ def rank(scoring: str, tallies: Iterable[Tally]) -> list[Standing]:
     return out
 
 
-async def create_league(conn: AsyncConnection, name: str, scoring: str, target: int | None) -> int:
+def create_league(conn: Connection, name: str, scoring: str, target: int | None) -> int:
     if scoring not in SCORINGS:
         raise InvalidRequest(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
     if target is None:
         target = DEFAULT_TARGET[scoring]
     if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_TARGET:
         raise InvalidRequest(f"target must be a whole number from 1 to {MAX_TARGET}")
-    result = await conn.execute(
+    result = conn.execute(
         insert(League)
         .values(name=name, scoring=scoring, target=target, created_at=utcnow())
         .returning(League.id)
@@ -124,9 +124,9 @@ async def create_league(conn: AsyncConnection, name: str, scoring: str, target: 
     return int(result.scalar_one())
 
 
-async def league_info(conn: AsyncConnection, league_id: int) -> LeagueInfo | None:
+def league_info(conn: Connection, league_id: int) -> LeagueInfo | None:
     row = (
-        await conn.execute(
+        conn.execute(
             select(League.id, League.name, League.scoring, League.target).where(
                 League.id == league_id
             )
@@ -135,21 +135,21 @@ async def league_info(conn: AsyncConnection, league_id: int) -> LeagueInfo | Non
     return None if row is None else LeagueInfo(*row)
 
 
-async def add_league_results(
-    conn: AsyncConnection, league_id: int, match_id: int, result: Mapping[str, Any]
+def add_league_results(
+    conn: Connection, league_id: int, match_id: int, result: Mapping[str, Any]
 ) -> None:
     """Count a finished match: one line per seated profile; its profiles become members."""
-    league = await league_info(conn, league_id)
+    league = league_info(conn, league_id)
     assert league is not None  # matches.league_id is a foreign key
     seats = (
-        await conn.execute(
+        conn.execute(
             select(MatchSeat.seat, MatchSeat.player_id, MatchSeat.left_after_round).where(
                 MatchSeat.match_id == match_id, MatchSeat.player_id.is_not(None)
             )
         )
     ).all()
     hands = (
-        await conn.execute(
+        conn.execute(
             select(RoundHand.round_no, RoundHand.seat, RoundHand.points, Round.winner)
             .join(
                 Round,
@@ -191,10 +191,10 @@ async def add_league_results(
         )
     if not lines:
         return
-    await conn.execute(insert(LeagueResult), lines)
+    conn.execute(insert(LeagueResult), lines)
     members = set(
         (
-            await conn.execute(
+            conn.execute(
                 select(LeagueMember.player_id).where(LeagueMember.league_id == league_id)
             )
         ).scalars()
@@ -205,7 +205,7 @@ async def add_league_results(
         if line["player_id"] not in members
     ]
     if new:
-        await conn.execute(insert(LeagueMember), new)
+        conn.execute(insert(LeagueMember), new)
 
 
 async def standings(conn: AsyncConnection, league: LeagueInfo) -> list[Standing]:

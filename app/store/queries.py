@@ -12,7 +12,7 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .leagues import league_info, standings
@@ -39,8 +39,8 @@ def iso(moment: datetime | None) -> str | None:
     return moment.isoformat()
 
 
-async def last_logged_seq(conn: AsyncConnection, match_id: int) -> int | None:
-    result = await conn.execute(
+def last_logged_seq(conn: Connection, match_id: int) -> int | None:
+    result = conn.execute(
         select(func.max(RoomLogLine.seq)).where(RoomLogLine.match_id == match_id)
     )
     value = result.scalar_one_or_none()
@@ -236,7 +236,7 @@ async def recent_matches(
 
 
 async def league_view(conn: AsyncConnection, league_id: int) -> dict[str, Any] | None:
-    league = await league_info(conn, league_id)
+    league = await conn.run_sync(league_info, league_id)
     if league is None:
         return None
     table = await standings(conn, league)

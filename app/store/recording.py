@@ -1,5 +1,6 @@
 """Inserts and updates behind ``HistoryStore``: a match row with its seats, and the tagging
-of room log lines that makes them a match's event log."""
+of room log lines that makes them a match's event log. Synchronous: each runs inside one
+transaction that the store hands to its writer (``HistoryStore``)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import Connection, and_, insert, select, update
 
 from .errors import InvalidRequest, NotFound
 from .leagues import league_info
@@ -27,8 +27,8 @@ class MatchPlayer:
     bot: bool = False
 
 
-async def insert_match(
-    conn: AsyncConnection,
+def insert_match(
+    conn: Connection,
     room_code: str,
     seed: int,
     rules: Mapping[str, Any],
@@ -38,14 +38,14 @@ async def insert_match(
     deal: Mapping[str, Any] | None,
 ) -> int:
     if league_id is not None:
-        league = await league_info(conn, league_id)
+        league = league_info(conn, league_id)
         if league is None:
             raise NotFound(f"no league {league_id}")
         if rules.get("scoring") != league.scoring:
             raise InvalidRequest(
                 f"league {league.name!r} plays {league.scoring}, not {rules.get('scoring')}"
             )
-    result = await conn.execute(
+    result = conn.execute(
         insert(Match)
         .values(
             room_id=open_room_id(room_code),
@@ -61,7 +61,7 @@ async def insert_match(
         .returning(Match.id, Match.room_id)
     )
     match_id, room_id = result.one()
-    await conn.execute(
+    conn.execute(
         insert(MatchSeat),
         [
             {
@@ -75,18 +75,18 @@ async def insert_match(
         ],
     )
     # The start record may have been appended before this call.
-    await tag_log(conn, room_id, match_id, first_seq, None)
+    tag_log(conn, room_id, match_id, first_seq, None)
     return int(match_id)
 
 
-async def match_status(conn: AsyncConnection, match_id: int) -> str:
-    status: str = (await match_row(conn, match_id)).status
+def match_status(conn: Connection, match_id: int) -> str:
+    status: str = (match_row(conn, match_id)).status
     return status
 
 
-async def match_row(conn: AsyncConnection, match_id: int) -> Any:
+def match_row(conn: Connection, match_id: int) -> Any:
     row = (
-        await conn.execute(
+        conn.execute(
             select(Match.status, Match.room_id, Match.league_id, Match.first_seq).where(
                 Match.id == match_id
             )
@@ -97,12 +97,12 @@ async def match_row(conn: AsyncConnection, match_id: int) -> Any:
     return row
 
 
-async def tag_log(
-    conn: AsyncConnection, room_id: int, match_id: int, first: int, last: int | None
+def tag_log(
+    conn: Connection, room_id: int, match_id: int, first: int, last: int | None
 ) -> None:
     """Mark the room's log lines from ``first`` to ``last`` as this match's event log."""
     within = RoomLogLine.seq >= first if last is None else RoomLogLine.seq.between(first, last)
-    await conn.execute(
+    conn.execute(
         update(RoomLogLine)
         .where(and_(RoomLogLine.room_id == room_id, RoomLogLine.match_id.is_(None), within))
         .values(match_id=match_id)

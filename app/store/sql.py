@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -56,6 +56,8 @@ from .models import (
     RoomSnapshot,
     utcnow,
 )
+
+T = TypeVar("T")
 
 
 def open_room_id(code: str) -> Any:
@@ -112,6 +114,11 @@ class SqlRoomStore:
     @property
     def largest_batch(self) -> int:
         return self._log.largest_batch
+
+    async def in_writer(self, work: Callable[[Connection], T], /) -> T:
+        """Run ``work`` in a write transaction of its own, in turn with the room log's writes
+        (``GroupCommit.in_writer``): the history's writes go this way (``HistoryStore``)."""
+        return await self._log.in_writer(work)
 
     async def _cached_room_id(self, code: str) -> int | None:
         room_id = self._room_ids.get(code)

@@ -91,8 +91,8 @@ def rooms(engine: AsyncEngine) -> SqlRoomStore:
 
 
 @pytest.fixture
-def history(engine: AsyncEngine) -> HistoryStore:
-    return HistoryStore(engine)
+def history(engine: AsyncEngine, rooms: SqlRoomStore) -> HistoryStore:
+    return HistoryStore(engine, rooms.in_writer)  # as the app wires them (app/main.py)
 
 
 @pytest.fixture
