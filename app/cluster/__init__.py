@@ -78,7 +78,7 @@ class Cluster:
             await sweep.sweep(dead=frozenset({worker}))
 
         deaths = self.deaths = DeathWatch(self.redis, self.ownership.worker, died)
-        forwarder.dead = deaths.dead
+        forwarder.dead = placement.dead = deaths.dead
         await self.redis.ready(worker_topic(self.ownership.worker))
         await self.redis.keys.register_worker(self.ownership.worker)
 

@@ -210,8 +210,8 @@ class Forwarder:
     async def _take_over(self, code: str) -> None:
         """The owner is gone: run the room here if its lease is free (this tells every socket
         of the room to reconnect and resume, see ``ClusterPlacement.started``)."""
-        with contextlib.suppress(RoomError):
-            await self.registry.get(code)
+        with contextlib.suppress(RoomError):  # known: a socket here had found the room open
+            await self.registry.get(code, known=True)
 
     def send(self, worker: str, message: CloseSocket) -> None:
         self._spawn(self.redis.publish(worker_topic(worker), call_to_wire(message)))

@@ -39,10 +39,24 @@ class ClusterPlacement:
         self.forwarder: Forwarder | None = None  # set once the registry exists
         self.spectators_here: Callable[[str], int] = lambda code: 0
         self.running_here: Callable[[str], Any] | None = None  # async: runs here again?
+        self.dead: set[str] = set()  # workers taken for dead (``DeathWatch.dead``)
         self._releasing: set[asyncio.Task[None]] = set()
 
     async def claim(self, code: str) -> None:
-        await self.ownership.claim(code)
+        try:
+            await self.ownership.claim(code)
+        except RoomElsewhere:
+            if not self.dead:
+                raise
+            # A lease that outlived its dead worker is broken here (as the forwarder does), so
+            # the socket asking for the room is seated now, not closed "try again" to come back.
+            key = lease_key(code)
+            holder = await self.ownership.keys.lease_holder(key)
+            if holder is not None and holder[0] not in self.dead:
+                raise
+            if holder is not None:
+                await self.ownership.keys.release(key, holder[0])
+            await self.ownership.claim(code)
 
     async def fence(self, code: str) -> int:
         """Fence the store's writes to ``code`` at the lease just claimed, and return its
