@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store.db import create_engine, dispose_engine, migrate
+from app.store.db import SqliteWriter, create_engine, dispose_engine, migrate, sqlite_writer
 from app.store.history import HistoryStore
 from app.store.models import Base
 from app.store.sql import SqlRoomStore
@@ -82,6 +82,19 @@ async def fresh_url(request: pytest.FixtureRequest, backend: str, tmp_path: Path
 async def engine(db_url: str) -> AsyncIterator[AsyncEngine]:
     engine = create_engine(db_url)
     yield engine
+    await dispose_engine(engine)
+
+
+@pytest.fixture
+async def sqlite_file(
+    migrated_sqlite: Path, tmp_path: Path
+) -> AsyncIterator[tuple[AsyncEngine, SqliteWriter]]:
+    """The engine of a migrated SQLite file, and its writer's thread (tests of that thread)."""
+    shutil.copyfile(migrated_sqlite, tmp_path / "file.db")
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'file.db'}")
+    writer = sqlite_writer(engine)
+    assert writer is not None
+    yield engine, writer
     await dispose_engine(engine)
 
 

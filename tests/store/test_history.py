@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store.db import create_engine, dispose_engine, migrate, sqlite_writer
+from app.store.db import SqliteWriter
 from app.store.history import HistoryStore, MatchPlayer
 from app.store.models import Player, RoomLogLine, RoomSnapshot
 from app.store.sql import SqlRoomStore
@@ -190,44 +189,37 @@ async def test_h_last_places_are_kept_with_the_round(
 
 
 async def test_a_round_result_rides_with_the_room_logs_next_batch_on_a_sqlite_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sqlite_file: tuple[AsyncEngine, SqliteWriter], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On a SQLite file the history's writes go to the room log's writer thread with its next
     batch, in one crossing: through aiosqlite a round's result took several, each waiting for
     a turn of a busy event loop, and the room log's writer waited for the connection meanwhile."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'uno.db'}"
-    await migrate(url)
-    engine = create_engine(url)
-    try:
-        writer = sqlite_writer(engine)
-        assert writer is not None
-        rooms = SqlRoomStore(engine)
-        history = HistoryStore(engine, rooms.in_writer)
-        recorder = Recorder(rooms, history)
-        for code in ("ROOM", "NEXT"):
-            await recorder.open_room(code)
-        match_id = await history.start_match(
-            "ROOM", seed=1, rules={"scoring": "winner_takes"},
-            seats=[MatchPlayer("a"), MatchPlayer("b")], first_seq=2)
-        crossings: list[int] = []
-        crossing = writer.run_each
+    engine, writer = sqlite_file
+    rooms = SqlRoomStore(engine)
+    history = HistoryStore(engine, rooms.in_writer)
+    recorder = Recorder(rooms, history)
+    for code in ("ROOM", "NEXT"):
+        await recorder.open_room(code)
+    match_id = await history.start_match(
+        "ROOM", seed=1, rules={"scoring": "winner_takes"},
+        seats=[MatchPlayer("a"), MatchPlayer("b")], first_seq=2)
+    crossings: list[int] = []
+    crossing = writer.run_each
 
-        async def counted(works: list[Any]) -> list[tuple[Any, Exception | None]]:
-            crossings.append(len(works))
-            return await crossing(works)
+    async def counted(works: list[Any]) -> list[tuple[Any, Exception | None]]:
+        crossings.append(len(works))
+        return await crossing(works)
 
-        monkeypatch.setattr(writer, "run_each", counted)
-        round_over = {"round": 1, "winner": 0, "hands": [[], ["G5"]], "hand_points": [0, 5],
-                      "points": [5, 0], "scores": [5, 0]}
-        await asyncio.gather(
-            history.record_round(match_id, round_over),
-            recorder.log("NEXT", 0, {"type": "chat", "text": "hi"}, "chat"),
-        )
-        assert crossings == [2]  # the round (a transaction of its own), then the append
-        match = await history.match(match_id)
-        assert match is not None and [r["points"] for r in match["rounds"]] == [[5, 0]]
-    finally:
-        await dispose_engine(engine)
+    monkeypatch.setattr(writer, "run_each", counted)
+    round_over = {"round": 1, "winner": 0, "hands": [[], ["G5"]], "hand_points": [0, 5],
+                  "points": [5, 0], "scores": [5, 0]}
+    await asyncio.gather(
+        history.record_round(match_id, round_over),
+        recorder.log("NEXT", 0, {"type": "chat", "text": "hi"}, "chat"),
+    )
+    assert crossings == [2]  # the round (a transaction of its own), then the append
+    match = await history.match(match_id)
+    assert match is not None and [r["points"] for r in match["rounds"]] == [[5, 0]]
 
 
 async def test_a_history_store_of_its_own_writes_through_its_engine(

@@ -14,9 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.store.base import RoomRecord, RoomStore
 from app.store.db import (
     CHECKPOINT_SECONDS,
+    SqliteWriter,
     create_engine,
     dispose_engine,
-    migrate,
     migrate_engine,
     sqlite_writer,
 )
@@ -333,74 +333,60 @@ async def test_on_postgres_a_stuck_room_does_not_hold_up_the_others(
 
 
 async def test_a_sqlite_commit_never_checkpoints_the_wal_the_writers_thread_does(
-    tmp_path: Path,
+    sqlite_file: tuple[AsyncEngine, SqliteWriter],
 ) -> None:
     """SQLite's automatic checkpoint ran inside the commit that crossed 1,000 WAL pages, and
     every append waiting in that group commit waited for its fsyncs: a stall for every room.
     Commits leave the WAL to a background PASSIVE checkpoint, which keeps it from growing."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'wal.db'}"
-    await migrate(url)
-    engine = create_engine(url)
-    try:
-        writer = sqlite_writer(engine)
-        assert writer is not None
-        with writer.engine.connect() as conn:
-            assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
-        async with engine.connect() as conn:
-            assert (await conn.exec_driver_sql("PRAGMA wal_autocheckpoint")).scalar() == 0
-        store = SqlRoomStore(engine)
-        await store.create_room("WALS", {})
-        big = {"kind": "chat", "public": {"text": "x" * 3000}, "private": {}, "seq": 0}
-        for seq in range(1, 1500):  # about 5 MB of WAL: past 1,000 pages
-            await store.append("WALS", RoomRecord(seq, 0, {"type": "chat"}, 0,
-                                                  [{**big, "seq": seq}]), None)
-        checkpoints = writer.checkpoints
-        await asyncio.sleep(CHECKPOINT_SECONDS * 2.5)
-        assert writer.checkpoints > checkpoints  # the background thread keeps at it
-        stored = await store.load_room("WALS")
-        assert stored is not None and len(stored.records) == 1499
-    finally:
-        await dispose_engine(engine)
+    engine, writer = sqlite_file
+    with writer.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    async with engine.connect() as conn:
+        assert (await conn.exec_driver_sql("PRAGMA wal_autocheckpoint")).scalar() == 0
+    store = SqlRoomStore(engine)
+    await store.create_room("WALS", {})
+    big = {"kind": "chat", "public": {"text": "x" * 3000}, "private": {}, "seq": 0}
+    for seq in range(1, 1500):  # about 5 MB of WAL: past 1,000 pages
+        await store.append("WALS", RoomRecord(seq, 0, {"type": "chat"}, 0,
+                                              [{**big, "seq": seq}]), None)
+    checkpoints = writer.checkpoints
+    await asyncio.sleep(CHECKPOINT_SECONDS * 2.5)
+    assert writer.checkpoints > checkpoints  # the background thread keeps at it
+    stored = await store.load_room("WALS")
+    assert stored is not None and len(stored.records) == 1499
 
 
 async def test_a_snapshot_queued_with_appends_is_answered_when_their_connection_drops(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    sqlite_file: tuple[AsyncEngine, SqliteWriter], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """On a SQLite file a snapshot rides to the writer's thread with the next appends. When
     that crossing fails on a dropped connection the appends are retried; the snapshot must not
     be left waiting for good (its room would stop): it is retried with them or told it failed."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'drop.db'}"
-    await migrate(url)
-    engine = create_engine(url)
-    try:
-        writer = sqlite_writer(engine)
-        assert writer is not None
-        store = SqlRoomStore(engine)
-        await store.create_room("SNAP", {})
-        await store.create_room("MOVE", {})
-        await store.append("SNAP", record(1), None)
-        crossing = writer.run_each
-        failures = [DBAPIError("INSERT", {}, Exception("connection lost"),
-                               connection_invalidated=True)]
+    engine, writer = sqlite_file
+    store = SqlRoomStore(engine)
+    await store.create_room("SNAP", {})
+    await store.create_room("MOVE", {})
+    await store.append("SNAP", record(1), None)
+    crossing = writer.run_each
+    failures = [DBAPIError("INSERT", {}, Exception("connection lost"),
+                           connection_invalidated=True)]
 
-        async def drops_once(works: list[Any]) -> list[tuple[Any, Exception | None]]:
-            if failures:
-                raise failures.pop()
-            return await crossing(works)
+    async def drops_once(works: list[Any]) -> list[tuple[Any, Exception | None]]:
+        if failures:
+            raise failures.pop()
+        return await crossing(works)
 
-        monkeypatch.setattr(writer, "run_each", drops_once)
-        results = await asyncio.wait_for(asyncio.gather(
-            store.save_snapshot("SNAP", 1, {"deck": []}),
-            store.append("MOVE", record(1), None),
-            return_exceptions=True,
-        ), timeout=5)
-        assert results[1] is None  # the append went in on the retry
-        loaded = await store.load_room("MOVE")
-        assert loaded is not None and loaded.records == [record(1)]
-        if results[0] is None:  # the snapshot went in with it, or was told it did not
-            snapped = await store.load_room("SNAP")
-            assert snapped is not None and snapped.snapshot == {"deck": []}
-        else:
-            assert isinstance(results[0], Exception)
-    finally:
-        await dispose_engine(engine)
+    monkeypatch.setattr(writer, "run_each", drops_once)
+    results = await asyncio.wait_for(asyncio.gather(
+        store.save_snapshot("SNAP", 1, {"deck": []}),
+        store.append("MOVE", record(1), None),
+        return_exceptions=True,
+    ), timeout=5)
+    assert results[1] is None  # the append went in on the retry
+    loaded = await store.load_room("MOVE")
+    assert loaded is not None and loaded.records == [record(1)]
+    if results[0] is None:  # the snapshot went in with it, or was told it did not
+        snapped = await store.load_room("SNAP")
+        assert snapped is not None and snapped.snapshot == {"deck": []}
+    else:
+        assert isinstance(results[0], Exception)
