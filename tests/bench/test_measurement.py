@@ -46,3 +46,24 @@ async def test_the_clients_full_collection_is_not_counted_as_latency(
     assert result["actions"] > 20
     # p99 of a few dozen moves is their slowest: none of them waited for the collection.
     assert result["p99_ms"] < PAUSE * 1000 / 2, result
+
+
+def test_a_move_sent_in_the_warm_up_counts_there_even_if_answered_in_the_window() -> None:
+    """At 1,500 rooms every table starts within the first 3 s, and the start-up burst's moves
+    were answered seconds later, inside the window: counted there, they were its p99 (1.3-3.6
+    s, where the moves sent inside the window had 14-44 ms). They go to the warm-up's figures."""
+    window: list[bench_server.Move] = []
+    warmup: list[bench_server.Move] = []
+    room = bench_server.BenchRoom("r0", ["", "", "", ""], window, warmup)
+    room.counted_from = 10.0  # the window starts
+
+    def move(sent_at: float, answered_at: float) -> None:
+        room.sent_at, room.target = sent_at, 1
+        room.got.clear()
+        for seat in room.seats:
+            room.arrived(seat, 1, answered_at)
+
+    move(sent_at=8.0, answered_at=12.5)  # the burst's straggler
+    move(sent_at=11.0, answered_at=11.02)
+    assert warmup == [(8.0, 4.5)]
+    assert [(sent, round(latency, 3)) for sent, latency in window] == [(11.0, 0.02)]
