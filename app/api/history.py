@@ -14,7 +14,7 @@
     GET  /api/leagues/{id}                          -> {"name", "scoring", "target",
                                                        "standings": [...]} best first
 
-Wiring: ``app.state.history = HistoryStore(engine)`` in the lifespan, then
+Wiring: ``app.state.history = HistoryStore(engine, rooms.in_writer)`` in the lifespan, then
 ``app.include_router(router)``; without it every endpoint answers 503 ``unavailable``. Every
 error is ``{"error": {"code", "message"}}``, made by these handlers themselves, so no app-wide
 handler is needed.
