@@ -137,10 +137,6 @@ class SqliteWriter:
         finally:
             connection.close()
 
-    async def run(self, work: Callable[[Connection], T]) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, self._transaction, work)
-
     async def run_each(self, works: list[Callable[[Connection], Any]]
                        ) -> list[tuple[Any, Exception | None]]:
         """Run each of ``works`` in a transaction of its own, in order, in one crossing to the
@@ -170,6 +166,12 @@ class SqliteWriter:
 
 
 _WRITERS: weakref.WeakKeyDictionary[AsyncEngine, SqliteWriter] = weakref.WeakKeyDictionary()
+
+
+async def in_transaction(engine: AsyncEngine, work: Callable[[Connection], T]) -> T:
+    """Run ``work`` (a function of a synchronous connection) in a transaction of its own."""
+    async with engine.begin() as conn:
+        return await conn.run_sync(work)
 
 
 def sqlite_writer(engine: AsyncEngine) -> SqliteWriter | None:

@@ -23,7 +23,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .base import RoomRecord
-from .db import sqlite_writer
+from .db import in_transaction, sqlite_writer
 from .errors import DuplicateRecord, StoreError, UnknownRoom
 from .models import RUNNING, JsonType, Match, Room, RoomLogLine
 
@@ -146,10 +146,7 @@ class GroupCommit:
         event loop, and every append queued behind it waited too (snapshots held the room log
         up for seconds at 1,500 rooms)."""
         if self._sqlite_writer is None:
-            async def run() -> T:
-                async with self._engine.begin() as conn:
-                    return await conn.run_sync(work)
-            return await self.exclusive(run)
+            return await self.exclusive(lambda: in_transaction(self._engine, work))
         done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._enqueue(Rider(work, done))
         return await done

@@ -22,6 +22,7 @@ import hashlib
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Connection, func, insert, select, update
@@ -29,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import queries
+from .db import in_transaction
 from .errors import InvalidRequest, UnknownRoom
 from .leagues import LeagueInfo, add_league_results, create_league, league_info
 from .models import (
@@ -99,15 +101,11 @@ class HistoryStore(HistoryReads):
 
     def __init__(self, engine: AsyncEngine, write: Writer | None = None) -> None:
         self._engine = engine
-        self._write: Writer = write or self._own_transaction
+        self._write: Writer = write or partial(in_transaction, engine)
 
     @property
     def engine(self) -> AsyncEngine:
         return self._engine
-
-    async def _own_transaction(self, work: Callable[[Connection], T], /) -> T:
-        async with self._engine.begin() as conn:
-            return await conn.run_sync(work)
 
     async def create_player(self, name: str) -> NewPlayer:
         name = clean_name(name)

@@ -80,7 +80,7 @@ def insert_match(
 
 
 def match_status(conn: Connection, match_id: int) -> str:
-    status: str = (match_row(conn, match_id)).status
+    status: str = match_row(conn, match_id).status
     return status
 
 
