@@ -135,9 +135,6 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
                   flush=True)
         cpu_at_start.extend(cpu_seconds(w.process.pid) for w in workers)
         before.extend([await scrape(w.http) for w in workers])
-        results.clear()
-        for sink in deliveries:
-            sink.clear()
 
     await drive_tables(tables, seconds, interval, window_starts, jitter)
     cpu = [cpu_seconds(w.process.pid) - c for w, c in zip(workers, cpu_at_start, strict=True)]

@@ -336,7 +336,6 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
         nonlocal started, cpu_at_start
         if metrics is not None:
             before.update(await scrape(metrics))
-        results.clear()
         started = time.perf_counter()
         cpu_at_start = cpu_seconds(server_pid) if server_pid else 0.0
 
@@ -416,9 +415,10 @@ def cpu_seconds(pid: int) -> float:
 async def drive_tables(tables: list[BenchRoom], seconds: float, interval: float,
                        window_starts: Callable[[], Awaitable[None]],
                        jitter: float = THINK_JITTER) -> None:
-    """Drive every table through a warm-up, call ``window_starts`` (reset the figures there),
-    then drive them for ``seconds`` more; the clients' collector is off from before the first
-    move."""
+    """Drive every table through a warm-up, call ``window_starts`` (the server's figures are
+    read there), then drive them for ``seconds`` more: a table's ``results`` get only the moves
+    sent from then on, its ``warmup`` the others. The clients' collector is off from before the
+    first move."""
     with clients_without_gc():
         warm = time.perf_counter() + min(5.0, seconds / 4)
         until = warm + seconds
