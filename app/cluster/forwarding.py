@@ -50,7 +50,7 @@ from .calls import (
 )
 from .calls import to_wire as call_to_wire
 from .leased_bus import LeasedBus
-from .leases import Ownership, lease_key
+from .leases import Ownership
 from .redis_bus import RedisBus
 
 log = logging.getLogger("uno.rooms")
@@ -191,10 +191,7 @@ class Forwarder:
         if not fresh and cached is not None and time.monotonic() - cached[1] < OWNER_SECONDS:
             return cached[0]
         looked_up = time.monotonic()
-        holder = await self.redis.keys.lease_holder(lease_key(code))
-        if holder is not None and holder[0] in self.dead:  # its lease outlived it: break it
-            await self.redis.keys.release(lease_key(code), holder[0])
-            holder = None
+        holder = await self.ownership.live_holder(code, self.dead)
         if holder is None or holder[0] == self.worker:
             self._owners.pop(code, None)
             return None

@@ -86,6 +86,16 @@ class Ownership:
         self._renewed[code] = time.monotonic()
         return generation
 
+    async def live_holder(self, code: str, dead: set[str]) -> tuple[str, int] | None:
+        """(owner, generation) of room ``code``'s lease; None when nobody holds it, or only a
+        worker in ``dead`` does: a lease that outlived its worker is broken here."""
+        key = lease_key(code)
+        holder = await self.keys.lease_holder(key)
+        if holder is not None and holder[0] in dead:
+            await self.keys.release(key, holder[0])
+            return None
+        return holder
+
     async def check(self, code: str) -> None:
         """Raise LeaseLost unless this worker still holds the lease it claimed (and renew it)."""
         generation = self.generations.get(code)

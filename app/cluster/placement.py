@@ -46,16 +46,10 @@ class ClusterPlacement:
         try:
             await self.ownership.claim(code)
         except RoomElsewhere:
-            if not self.dead:
+            # A lease that outlived its dead worker is broken, so the socket asking for the
+            # room is seated now, not closed "try again" to come back.
+            if not self.dead or await self.ownership.live_holder(code, self.dead) is not None:
                 raise
-            # A lease that outlived its dead worker is broken here (as the forwarder does), so
-            # the socket asking for the room is seated now, not closed "try again" to come back.
-            key = lease_key(code)
-            holder = await self.ownership.keys.lease_holder(key)
-            if holder is not None and holder[0] not in self.dead:
-                raise
-            if holder is not None:
-                await self.ownership.keys.release(key, holder[0])
             await self.ownership.claim(code)
 
     async def fence(self, code: str) -> int:
