@@ -36,6 +36,7 @@ class Err(StrEnum):
     BAD_DEAL = "bad_deal"
     NOT_ENOUGH_PLAYERS = "not_enough_players"
     ROOM_FULL = "room_full"
+    ROOM_CROWDED = "room_crowded"
     ALREADY_STARTED = "already_started"
     UNKNOWN_ROOM = "unknown_room"
     UNAVAILABLE = "unavailable"
@@ -80,6 +81,8 @@ ERRORS: dict[Err, str] = {
     Err.BAD_DEAL: "a rigged deal the deck cannot deal or that does not fit the seats",
     Err.NOT_ENOUGH_PLAYERS: "`start` with fewer than 2 seats",
     Err.ROOM_FULL: "no free seat (join, add_bot)",
+    Err.ROOM_CROWDED: "the room keeps as many named spectators as it takes, every one of them "
+                      "watching or queued (watch, HTTP 409)",
     Err.ALREADY_STARTED: "join during a match",
     Err.UNKNOWN_ROOM: "no such room (HTTP 404)",
     Err.UNAVAILABLE: "the room cannot answer now: its store failed, it is moving to another "

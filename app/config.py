@@ -48,6 +48,7 @@ class Settings(BaseSettings):
     sockets_per_client: int = 32  # open WebSockets of one client (a party on one Wi-Fi)
     spectators_per_room: int = 200  # spectator sockets of one room
     rooms_per_minute: int = 10  # rooms one client may create per minute (then 429)
+    tokens_per_minute: int = 60  # seats joined and spectator tokens one client may take
     empty_rooms_per_client: int = 5  # open rooms of one client that nobody else joined
     # Addresses or networks of reverse proxies whose X-Forwarded-For names the client
     # ("10.0.0.0/8,127.0.0.1"); empty: the peer address is the client.

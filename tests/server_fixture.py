@@ -100,6 +100,7 @@ class ServerProcess:
 # a test is about them (tests/api/test_hostile_clients.py starts servers of its own).
 GENEROUS_LIMITS = {
     "UNO_ROOMS_PER_MINUTE": "100000",
+    "UNO_TOKENS_PER_MINUTE": "100000",
     "UNO_EMPTY_ROOMS_PER_CLIENT": "100000",
     "UNO_SOCKETS_PER_CLIENT": "100000",
     "UNO_CLIENT_RATE": "1000000",

@@ -15,15 +15,18 @@ APP = ROOT / "app"
 MAY_IMPORT: dict[str, set[str]] = {
     "engine": set(),
     "bus": set(),
+    "wire": {"engine"},
     "store": {"engine"},
-    "rooms": {"engine", "store", "bus", "codes", "config", "jsonwire", "mailbox"},
-    "cluster": {"engine", "store", "bus", "rooms", "codes", "config", "jsonwire", "mailbox"},
-    "api": {"engine", "store", "bus", "rooms", "codes", "config", "jsonwire", "mailbox"},
+    "rooms": {"engine", "store", "bus", "wire", "codes", "config", "jsonwire", "mailbox"},
+    "cluster": {"engine", "store", "bus", "rooms", "wire", "codes", "config", "jsonwire",
+                "mailbox"},
+    "api": {"engine", "store", "bus", "rooms", "wire", "codes", "config", "jsonwire", "mailbox"},
 }
 # What of a room the API may use: the one room interface and what goes in and out of it.
-ROOM_SURFACE = {"app.rooms", "app.rooms.commands", "app.rooms.messages", "app.rooms.codes",
+ROOM_SURFACE = {"app.rooms", "app.rooms.commands", "app.rooms.command_models",
+                "app.rooms.command_table", "app.rooms.messages", "app.rooms.codes",
                 "app.rooms.errors", "app.rooms.metrics", "app.rooms.hub", "app.rooms.handle",
-                "app.rooms.registry"}
+                "app.rooms.registry", "app.rooms.spec", "app.rooms.people"}
 REDIS_MODULES = {"redis", "hiredis"}
 
 

@@ -33,6 +33,7 @@ class Connection:
         self.ws = ws
         self.token_hash = token_hash
         self.seat: int | None = None
+        self.spectator: int | None = None
         self.watcher: int | None = None
         self.buffer_limit = buffer_limit
         self.ready = False  # False until ``begin``: frames wait in ``_early``

@@ -23,6 +23,7 @@ class ClientLimits:
 
     unknown_codes: KeyedRateLimiter  # room codes that do not exist, per minute
     rooms_created: KeyedRateLimiter  # rooms created, per minute
+    tokens: KeyedRateLimiter  # seats joined and spectator tokens taken, per minute
     messages: KeyedRateLimiter  # socket messages, over all of the client's sockets
     sockets: SocketCounter  # open sockets
 
@@ -31,6 +32,7 @@ class ClientLimits:
         return cls(
             KeyedRateLimiter(settings.unknown_code_rate, 60.0),
             KeyedRateLimiter(settings.rooms_per_minute, 60.0),
+            KeyedRateLimiter(settings.tokens_per_minute, 60.0),
             KeyedRateLimiter(settings.client_rate, settings.rate_window_seconds,
                              settings.rate_abuse_extra * 5),
             SocketCounter(settings.sockets_per_client),

@@ -79,20 +79,19 @@ async def metrics(services: ServicesDep) -> str:
     ]
     for code, count in sorted(METRICS.errors.items()):
         lines.append(f'uno_errors_total{{code="{code}"}} {count}')
-    store = getattr(services.store, "inner", services.store)  # the SQL store behind its fence
     lines += [
         "# HELP uno_store_transactions_total Transactions that stored accepted commands (a "
         "group commit stores several).",
         "# TYPE uno_store_transactions_total counter",
-        f"uno_store_transactions_total {getattr(store, 'batches', 0)}",
+        f"uno_store_transactions_total {services.store.transactions}",
     ]
-    redis = getattr(services.bus, "redis", None)  # the Redis bus behind LeasedBus, if any
+    bus = services.bus.status()
     lines += [
         "# HELP uno_bus_connected 1 while the bus listener is connected (always 1 in-process).",
         "# TYPE uno_bus_connected gauge",
-        f"uno_bus_connected {1 if redis is None or redis.connected else 0}",
+        f"uno_bus_connected {1 if bus.connected else 0}",
         "# HELP uno_bus_reconnects_total Times the Redis listener reconnected and resubscribed.",
         "# TYPE uno_bus_reconnects_total counter",
-        f"uno_bus_reconnects_total {0 if redis is None else redis.reconnects}",
+        f"uno_bus_reconnects_total {bus.reconnects}",
     ]
     return "\n".join(lines) + "\n"

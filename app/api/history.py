@@ -32,10 +32,10 @@ from app.codes import Err
 from app.store.errors import StoreError
 from app.store.history import HistoryStore
 from app.store.leagues import MAX_PAGE, list_leagues
+from app.wire.fields import parse_id
+from app.wire.text import Name
 
 from .errors import ApiError
-from .fields import parse_id
-from .text import Name
 
 router = APIRouter(prefix="/api", tags=["history"])
 

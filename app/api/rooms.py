@@ -12,12 +12,21 @@ from fastapi import APIRouter, Query, Request, Response
 
 from app.codes import Err
 from app.rooms import RoomHandle, RoomNotFound
-from app.rooms.codes import is_room_code
-from app.rooms.messages import JoinRequest
+from app.rooms.codes import is_room_code, new_token, token_hash
+from app.rooms.messages import JoinRequest, WatchRequest
+from app.rooms.spec import RoomSpec, SeatSpec
 
 from .deps import Services, ServicesDep
 from .errors import ApiError
-from .schemas import ERRORS, CreateRoom, JoinRoom, RoomSummary, SeatGranted
+from .schemas import (
+    ERRORS,
+    CreateRoom,
+    JoinRoom,
+    RoomSummary,
+    SeatGranted,
+    SpectatorGranted,
+    WatchRoom,
+)
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses=ERRORS)
 
@@ -35,6 +44,15 @@ async def find_room(services: Services, code: str, client: str) -> RoomHandle:
         unknown.hit(client)
         raise RoomNotFound(code.upper() if is_room_code(code) else "?")
     return room
+
+
+def _count_token(services: Services, client: str) -> None:
+    """Seats and spectator tokens one client may ask for per minute (then 429)."""
+    limit = services.limits.tokens
+    if not limit.allow(client):
+        raise ApiError(429, Err.RATE_LIMITED,
+                       f"at most {services.settings.tokens_per_minute} seats and spectator "
+                       "tokens a minute; slow down", _retry_after(limit.retry_after(client)))
 
 
 def _retry_after(seconds: float) -> dict[str, str]:
@@ -72,20 +90,28 @@ async def create_room(
                        f"at most {settings.rooms_per_minute} new rooms a minute; slow down",
                        _retry_after(created.retry_after(client)))
     fixed = None if body.league is None else await league_rules(request, body.league)
-    code, seat, token = await services.registry.create(
-        body.name,
-        preset_name=body.preset,
-        rules=body.rules,
+    registry = services.registry
+    token = new_token()
+    creator = SeatSpec(body.name, token_hash(token), await registry.profile_id(body.player_key),
+                       device=device_hash(body.device))
+    spec = RoomSpec(
+        seats=(creator,),
+        preset=body.preset or "official",
+        rules=dict(body.rules or {}),
         public=body.public,
         max_players=body.max_players,  # None: 10, or 4 for teams
         seed=body.seed,
         deal=None if body.deal is None else body.deal.model_dump(),
-        player_key=body.player_key,
         league=None if body.league is None else str(body.league),
         fixed_rules=fixed,
-        creator=client,
     )
-    return {"code": code, "seat": seat, "token": token}
+    code = await registry.create(spec, creator=client)
+    return {"code": code, "seat": 0, "token": token}
+
+
+def device_hash(device: str | None) -> str | None:
+    """A browser's device key is kept only as its hash, as tokens are."""
+    return None if device is None else token_hash(device)
 
 
 @router.post("/{code}/join", response_model=SeatGranted)
@@ -93,9 +119,26 @@ async def join_room(
     code: str, body: JoinRoom, request: Request, services: ServicesDep
 ) -> dict[str, Any]:
     """Take the next free seat (between matches only)."""
-    room = await find_room(services, code, services.client(request))
-    seat, token = await room.join(JoinRequest(body.name, body.player_key))
+    client = services.client(request)
+    _count_token(services, client)
+    room = await find_room(services, code, client)
+    seat, token = await room.join(JoinRequest(body.name, body.player_key,
+                                              device_hash(body.device)))
     return {"code": room.code, "seat": seat, "token": token}
+
+
+@router.post("/{code}/watch", response_model=SpectatorGranted)
+async def watch_room(
+    code: str, body: WatchRoom, request: Request, services: ServicesDep
+) -> dict[str, Any]:
+    """A spectator's own token: connecting with it keeps one identity (an id, a name) across
+    reconnects and workers; a socket with no token stays an anonymous spectator."""
+    client = services.client(request)
+    _count_token(services, client)
+    room = await find_room(services, code, client)
+    spectator, token = await room.watch(WatchRequest(body.name, body.player_key,
+                                                     device_hash(body.device)))
+    return {"code": room.code, "spectator": spectator, "token": token}
 
 
 @router.get("", response_model=list[RoomSummary])
@@ -136,5 +179,5 @@ async def room_qr(code: str, request: Request, services: ServicesDep) -> Respons
 async def room_summary(code: str, request: Request, services: ServicesDep) -> dict[str, Any]:
     """One room's public summary (no hands, no tokens)."""
     room = await find_room(services, code, services.client(request))
-    return services.registry.summary(room)
+    return await room.summary()
 

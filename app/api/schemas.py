@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
-from .fields import CardText, DbId, PlainRules, Secret
-from .text import Name, SafeText
+from app.wire.fields import CardText, DbId, PlainRules, Secret
+from app.wire.text import Name, SafeText
 
 
 class _Body(BaseModel):
@@ -37,12 +37,27 @@ class CreateRoom(_Body):
         None, description="makes every shuffle of the room reproducible")
     deal: RiggedDeal | None = Field(None, description="UNO_TESTING only: a rigged first deal")
     player_key: Secret | None = None
+    device: Secret | None = Field(
+        None, description="a key the browser keeps: a ban (O-BAN) holds it, not the name")
     league: DbId | None = Field(None, description="a league id, as POST /api/leagues gave it")
 
 
 class JoinRoom(_Body):
     name: Name
     player_key: Secret | None = None
+    device: Secret | None = None
+
+
+class WatchRoom(_Body):
+    name: Name | None = Field(None, description="the name other spectators see")
+    player_key: Secret | None = None
+    device: Secret | None = None
+
+
+class SpectatorGranted(BaseModel):
+    code: str
+    spectator: int = Field(description="this spectator's id in the room")
+    token: str = Field(description="the spectator's own token: keep it secret")
 
 
 class SeatGranted(BaseModel):

@@ -17,6 +17,7 @@ from app.codes import Close, Err
 from app.engine import EngineError
 from app.rooms import RoomError, RoomHandle
 from app.rooms.codes import is_room_code, token_hash
+from app.rooms.hub import person_of
 from app.rooms.metrics import METRICS
 
 from .connection import Connection
@@ -27,8 +28,12 @@ from .messages import BadFrame, parse_frame
 log = logging.getLogger("uno.ws")
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,128}")
-_SEQ = re.compile(r"[0-9]{1,16}")
+_DIGITS = re.compile(r"[0-9]+")
+_MAX_SEQ_DIGITS = 16  # a longer ``since`` is past any room's seq: a fresh state
 ROOM_PATH = re.compile(r"/ws/rooms/([^/]+)")
+
+
+BEYOND = 10**_MAX_SEQ_DIGITS  # past every room's seq
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +43,18 @@ class SocketQuery:
 
 
 def socket_query(params: QueryParams) -> SocketQuery | None:
-    """``token`` and ``since``, strictly; None when either is present but malformed."""
+    """``token`` and ``since``, strictly; None when either is present but malformed. A
+    ``since`` of more digits than any seq has is beyond the room's seq, as a larger number
+    would be (a fresh state), and is never turned into a number."""
     token = params.get("token")
     since = params.get("since")
     if token is not None and not _TOKEN.fullmatch(token):
         return None
-    if since is not None and not _SEQ.fullmatch(since):
+    if since is not None and not _DIGITS.fullmatch(since):
         return None
-    return SocketQuery(token, None if since is None else int(since))
+    if since is None:
+        return SocketQuery(token, None)
+    return SocketQuery(token, int(since) if len(since) <= _MAX_SEQ_DIGITS else BEYOND)
 
 
 async def serve_socket(scope: Scope, receive: Receive, send: Send, services: Services,
@@ -165,14 +174,14 @@ async def read_loop(ws: WebSocket, conn: Connection, room: RoomHandle, limiter: 
             await asyncio.sleep(0)  # the replies go out before the next message is read
 
 
-def _id_of(text: str) -> str | int | None:
+def _id_of(text: str) -> str | int | float | None:
     try:
         return parse_frame(text).id
     except BadFrame as exc:
         return exc.id
 
 
-def _error(conn: Connection, mid: str | int | None, code: str, message: str) -> None:
+def _error(conn: Connection, mid: str | int | float | None, code: str, message: str) -> None:
     METRICS.error(code)
     conn.send({"type": "error", "id": mid, "code": code, "message": message})
 
@@ -197,7 +206,7 @@ async def handle_text(conn: Connection, room: RoomHandle, text: str) -> None:
                 if not conn.ready:
                     conn.release()
         else:
-            await room.command(conn.seat, parsed.command, parsed.seq, conn.watcher)
+            await room.command(person_of(conn), parsed.command, parsed.seq)
     except (EngineError, RoomError) as exc:
         _error(conn, mid, exc.code, exc.message)
         return

@@ -1,6 +1,6 @@
 """Publish/subscribe and leases behind one small interface (DESIGN.md "Rooms across workers")."""
 
-from .base import Bus, Handler, Unsubscribe
+from .base import Bus, BusStatus, Handler, Unsubscribe
 from .memory import InProcessBus
 
-__all__ = ["Bus", "Handler", "InProcessBus", "Unsubscribe"]
+__all__ = ["Bus", "BusStatus", "Handler", "InProcessBus", "Unsubscribe"]

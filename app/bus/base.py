@@ -7,10 +7,19 @@ the cluster's bus (app/cluster/leased_bus.py) also carries them between workers 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 Handler = Callable[[dict[str, Any]], None]
 Unsubscribe = Callable[[], None]
+
+
+@dataclass(frozen=True, slots=True)
+class BusStatus:
+    """For /metrics: is the listener connected now, and how often did it come back."""
+
+    connected: bool = True
+    reconnects: int = 0
 
 
 class Bus(Protocol):
@@ -21,5 +30,8 @@ class Bus(Protocol):
 
     async def ping(self) -> bool:
         """Is the bus reachable (for /readyz)?"""
+
+    def status(self) -> BusStatus:
+        """The listener's state now (for /metrics)."""
 
     async def close(self) -> None: ...

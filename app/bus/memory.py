@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from .base import Handler, Unsubscribe
+from .base import BusStatus, Handler, Unsubscribe
 
 log = logging.getLogger("uno.bus")
 
@@ -43,6 +43,9 @@ class InProcessBus:
 
     async def ping(self) -> bool:
         return True
+
+    def status(self) -> BusStatus:
+        return BusStatus()  # nothing to lose: always connected
 
     async def close(self) -> None:
         self._subscribers.clear()

@@ -1,6 +1,8 @@
 """What workers say to each other on their own topics (``worker:NAME``): a call to a room's
-owner, its reply, and a request to close a socket. One frozen dataclass per message, with the
-JSON form Redis carries (``to_wire`` / ``from_wire``); the forwarder writes and reads them."""
+owner, its typed reply, and a request to close a socket. One frozen dataclass per message,
+with the JSON form Redis carries (``to_wire`` / ``from_wire``); the forwarder writes and reads
+them. A command travels as its PROTOCOL.md message, written and read by the command table
+(app/rooms/command_table.py), as at the edge."""
 
 from __future__ import annotations
 
@@ -8,11 +10,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine import EngineError
+from app.rooms.command_table import COMMANDS
 from app.rooms.commands import ClientCommand
-from app.rooms.commands import from_wire as command_from_wire
-from app.rooms.commands import to_wire as command_to_wire
 from app.rooms.errors import RoomError, RoomUnavailable
-from app.rooms.messages import JoinRequest
+from app.rooms.messages import Admission, JoinRequest, WatchRequest
+from app.rooms.people import Person
 
 
 def worker_topic(worker: str) -> str:
@@ -31,15 +33,14 @@ class ConnectCall:
 @dataclass(frozen=True, slots=True)
 class SyncCall:
     conn: str
-    seat: int | None
+    person: Person
 
 
 @dataclass(frozen=True, slots=True)
 class CommandCall:
-    seat: int | None
+    person: Person
     command: ClientCommand
     seen: int | None
-    watcher: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +49,48 @@ class JoinCall:
 
 
 @dataclass(frozen=True, slots=True)
+class WatchCall:
+    request: WatchRequest
+
+
+@dataclass(frozen=True, slots=True)
 class DisconnectCall:
     conn: str
 
 
-Request = ConnectCall | SyncCall | CommandCall | JoinCall | DisconnectCall
+@dataclass(frozen=True, slots=True)
+class SummaryCall:
+    """The room's public summary, as its owner sees it now."""
+
+
+Request = (ConnectCall | SyncCall | CommandCall | JoinCall | WatchCall | DisconnectCall
+           | SummaryCall)
+
+
+@dataclass(frozen=True, slots=True)
+class Frames:
+    """A socket's first frames (a state, or the events since), current up to ``seq``; with
+    ``admission`` for a connect."""
+
+    frames: list[str]
+    seq: int
+    admission: Admission | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Granted:
+    """A seat (``join``) or a named spectator's id (``watch``), and its token."""
+
+    number: int
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    summary: dict[str, Any]
+
+
+Result = Frames | Granted | Summary | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +106,7 @@ class Call:
 @dataclass(frozen=True, slots=True)
 class Reply:
     call: int
-    result: Any = None
+    result: Result = None
     error: EngineError | RoomError | None = None
 
 
@@ -84,19 +122,31 @@ class CloseSocket:
 WorkerMessage = Call | Reply | CloseSocket
 
 
+def _person(data: dict[str, Any]) -> Person:
+    return Person(data.get("seat"), data.get("spectator"), data.get("watcher"))
+
+
+def _person_wire(person: Person) -> dict[str, Any]:
+    return {"seat": person.seat, "spectator": person.spectator, "watcher": person.watcher}
+
+
 def _request_to_wire(request: Request) -> dict[str, Any]:
     match request:
         case ConnectCall(conn, token_hash, since):
             return {"kind": "connect", "conn": conn, "token_hash": token_hash, "since": since}
-        case SyncCall(conn, seat):
-            return {"kind": "sync", "conn": conn, "seat": seat}
-        case CommandCall(seat, command, seen, watcher):
-            return {"kind": "command", "seat": seat, "message": command_to_wire(command),
-                    "seen": seen, "watcher": watcher}
-        case JoinCall(JoinRequest(name, player_key)):
-            return {"kind": "join", "name": name, "player_key": player_key}
+        case SyncCall(conn, person):
+            return {"kind": "sync", "conn": conn, "person": _person_wire(person)}
+        case CommandCall(person, command, seen):
+            return {"kind": "command", "person": _person_wire(person),
+                    "message": COMMANDS.to_wire(command), "seen": seen}
+        case JoinCall(JoinRequest(name, player_key, device)):
+            return {"kind": "join", "name": name, "player_key": player_key, "device": device}
+        case WatchCall(WatchRequest(name, player_key, device)):
+            return {"kind": "watch", "name": name, "player_key": player_key, "device": device}
         case DisconnectCall(conn):
             return {"kind": "disconnect", "conn": conn}
+        case SummaryCall():
+            return {"kind": "summary"}
 
 
 def _request_from_wire(data: dict[str, Any]) -> Request:
@@ -104,16 +154,53 @@ def _request_from_wire(data: dict[str, Any]) -> Request:
         case "connect":
             return ConnectCall(data["conn"], data.get("token_hash"), data.get("since"))
         case "sync":
-            return SyncCall(data["conn"], data.get("seat"))
+            return SyncCall(data["conn"], _person(data["person"]))
         case "command":
-            return CommandCall(data.get("seat"), command_from_wire(data["message"]),
-                               data.get("seen"), data.get("watcher"))
+            return CommandCall(_person(data["person"]), COMMANDS.from_wire(data["message"]),
+                               data.get("seen"))
         case "join":
-            return JoinCall(JoinRequest(data["name"], data.get("player_key")))
+            return JoinCall(JoinRequest(data["name"], data.get("player_key"),
+                                        data.get("device")))
+        case "watch":
+            return WatchCall(WatchRequest(data.get("name"), data.get("player_key"),
+                                          data.get("device")))
         case "disconnect":
             return DisconnectCall(data["conn"])
+        case "summary":
+            return SummaryCall()
         case other:
             raise ValueError(f"unknown forwarded request {other!r}")
+
+
+def _result_to_wire(result: Result) -> dict[str, Any] | None:
+    match result:
+        case Frames(frames, seq, admission):
+            out: dict[str, Any] = {"kind": "frames", "frames": frames, "seq": seq}
+            if admission is not None:
+                out["admission"] = [admission.seat, admission.spectator, admission.watcher]
+            return out
+        case Granted(number, token):
+            return {"kind": "granted", "number": number, "token": token}
+        case Summary(summary):
+            return {"kind": "summary", "summary": summary}
+        case None:
+            return None
+
+
+def _result_from_wire(data: dict[str, Any] | None) -> Result:
+    if data is None:
+        return None
+    match data["kind"]:
+        case "frames":
+            admission = data.get("admission")
+            return Frames(data["frames"], data["seq"],
+                          None if admission is None else Admission(*admission))
+        case "granted":
+            return Granted(data["number"], data["token"])
+        case "summary":
+            return Summary(data["summary"])
+        case other:
+            raise ValueError(f"unknown forwarded result {other!r}")
 
 
 def _error_to_wire(exc: EngineError | RoomError) -> dict[str, Any]:
@@ -135,7 +222,7 @@ def to_wire(message: WorkerMessage) -> dict[str, Any]:
         case Call(call, sender, code, request):
             return {"call": call, "from": sender, "code": code, **_request_to_wire(request)}
         case Reply(call, result, None):
-            return {"reply": call, "result": result}
+            return {"reply": call, "result": _result_to_wire(result)}
         case Reply(call, _result, error):
             assert error is not None
             return {"reply": call, "error": _error_to_wire(error)}
@@ -146,8 +233,9 @@ def to_wire(message: WorkerMessage) -> dict[str, Any]:
 def from_wire(data: dict[str, Any]) -> WorkerMessage:
     if "reply" in data:
         error = data.get("error")
-        return Reply(data["reply"], data.get("result"),
-                     None if error is None else _error_from_wire(error))
+        if error is not None:
+            return Reply(data["reply"], None, _error_from_wire(error))
+        return Reply(data["reply"], _result_from_wire(data.get("result")))
     if "call" in data:
         return Call(data["call"], data["from"], data["code"], _request_from_wire(data))
     return CloseSocket(data["close"], data["code"], data["reason"])

@@ -30,10 +30,10 @@ from typing import Any
 from app.engine import EngineError
 from app.rooms.controls import Moved, to_wire
 from app.rooms.errors import RoomError, RoomUnavailable
+from app.rooms.handle import LocalRoomHandle
 from app.rooms.hub import Viewer, room_topic
 from app.rooms.messages import SeatCommand
 from app.rooms.registry import RoomRegistry
-from app.rooms.room import Room
 
 from .calls import (
     Call,
@@ -41,10 +41,16 @@ from .calls import (
     CommandCall,
     ConnectCall,
     DisconnectCall,
+    Frames,
+    Granted,
     JoinCall,
     Reply,
     Request,
+    Result,
+    Summary,
+    SummaryCall,
     SyncCall,
+    WatchCall,
     from_wire,
     worker_topic,
 )
@@ -72,6 +78,7 @@ class RemoteViewer:
         self.conn = conn
         self.code = code
         self.seat: int | None = None
+        self.spectator: int | None = None
         self.watcher: int | None = None
         self.token_hash = token_hash
         self.frames: list[str] = []
@@ -152,7 +159,7 @@ class Forwarder:
             self._local.pop(key, None)
         return key
 
-    async def call(self, code: str, request: Request) -> Any:
+    async def call(self, code: str, request: Request) -> Result:
         """Run ``request`` on the owner of room ``code``; its result, or its error raised."""
         # A connect comes after a move (the sockets of a room that moved reconnect): look again.
         owner = await self._owner(code, fresh=isinstance(request, ConnectCall))
@@ -253,8 +260,8 @@ class Forwarder:
                 if isinstance(request, CommandCall) and room is not None:
                     # Straight into the room's inbox, answered from its future: no task to
                     # start and no turn of the event loop before the room has it.
-                    room.command_then(SeatCommand(request.seat, request.command, request.seen,
-                                                  request.watcher),
+                    room.command_then(SeatCommand(request.person, request.command,
+                                                  request.seen),
                                       lambda done: self._answer(call, done))
                 else:
                     self._spawn(self._serve(call))
@@ -263,7 +270,7 @@ class Forwarder:
                 if viewer is not None:
                     viewer.close(code, reason)
 
-    def _owned(self, code: str) -> Room | None:
+    def _owned(self, code: str) -> LocalRoomHandle | None:
         """Room ``code`` if it runs here under this worker's lease."""
         return self.registry.local(code) if code in self.ownership.generations else None
 
@@ -283,7 +290,7 @@ class Forwarder:
             reply = _reply(call, error=exc)
         await self.redis.publish(worker_topic(call.sender), call_to_wire(reply))
 
-    async def _run(self, call: Call) -> Any:
+    async def _run(self, call: Call) -> Result:
         code = call.code
         if code not in self.ownership.generations:
             raise RoomUnavailable(MOVING)
@@ -294,27 +301,30 @@ class Forwarder:
         match call.request:
             case ConnectCall(conn, token_hash, since):
                 viewer = RemoteViewer(self, call.sender, conn, token_hash, code)
-                seat = await room.connect(viewer, since)
+                admission = await room.connect(viewer, since)
                 self._remote[(call.sender, conn)] = viewer
-                return {"seat": seat, "watcher": viewer.watcher, "frames": viewer.frames,
-                        "seq": viewer.seq}
-            case SyncCall(conn, seat):
+                return Frames(viewer.frames, viewer.seq, admission)
+            case SyncCall(conn, person):
                 viewer = (self._remote.get((call.sender, conn))
                           or RemoteViewer(self, call.sender, conn, None))
-                viewer.seat = seat
+                viewer.seat, viewer.spectator, viewer.watcher = (person.seat, person.spectator,
+                                                                 person.watcher)
                 await room.sync(viewer)
-                return {"frames": viewer.frames, "seq": viewer.seq}
+                return Frames(viewer.frames, viewer.seq)
             case DisconnectCall(conn):
                 known = self._remote.pop((call.sender, conn), None)
                 if known is not None:
                     room.disconnect(known)
                 return None
-            case CommandCall(seat, command, seen, watcher):
-                await room.command(seat, command, seen, watcher)
+            case CommandCall(person, command, seen):
+                await room.command(person, command, seen)
                 return None
             case JoinCall(request):
-                seat, token = await room.join(request)
-                return [seat, token]
+                return Granted(*await room.join(request))
+            case WatchCall(request):
+                return Granted(*await room.watch(request))
+            case SummaryCall():
+                return Summary(await room.summary())
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.create_task(work)
@@ -322,7 +332,7 @@ class Forwarder:
         task.add_done_callback(self._tasks.discard)
 
 
-def _reply(call: Call, result: Any = None, error: BaseException | None = None) -> Reply:
+def _reply(call: Call, result: Result = None, error: BaseException | None = None) -> Reply:
     """The answer to ``call``: its result, or its error as the caller will raise it (anything
     but a room's or the engine's own error: 503, logged here)."""
     if error is None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from app.bus import Handler, InProcessBus, Unsubscribe
+from app.bus import BusStatus, Handler, InProcessBus, Unsubscribe
 from app.rooms.controls import is_closed, is_events
 
 from .redis_bus import RedisBus, envelope
@@ -94,6 +94,9 @@ class LeasedBus:
             remote()
 
         return unsubscribe
+
+    def status(self) -> BusStatus:
+        return BusStatus(self.redis.connected, self.redis.reconnects)
 
     async def ping(self) -> bool:
         return await self.redis.ping()

@@ -16,7 +16,6 @@ from app.rooms.controls import Moved, to_wire
 from app.rooms.errors import RoomError
 from app.rooms.handle import RoomHandle
 from app.rooms.hub import room_topic
-from app.rooms.meta import RoomMeta
 from app.rooms.placement import RoomElsewhere
 from app.store.base import RoomStore
 from app.store.errors import Fenced
@@ -81,10 +80,10 @@ class ClusterPlacement:
         except Exception as exc:  # the lease's TTL ends it anyway
             log.warning("room %s: lease not released (%r)", code, exc)
 
-    def remote(self, code: str, meta: RoomMeta) -> RoomHandle:
+    def remote(self, code: str) -> RoomHandle:
         if self.forwarder is None:  # not serving yet: nothing to forward with
             raise RoomElsewhere(code)
-        return RemoteRoom(self.forwarder, code, meta)
+        return RemoteRoom(self.forwarder, code)
 
     async def started(self, code: str, listed: dict[str, Any] | None, created: bool) -> None:
         if created:

@@ -1,5 +1,6 @@
 """A room run by another worker, as this worker's sockets and HTTP handlers use it: the one room
-interface (``RoomHandle``), each method a call to the room's owner (``Forwarder``)."""
+interface (``RoomHandle``), each method a call to the room's owner (``Forwarder``), answered
+with a typed result (``calls``)."""
 
 from __future__ import annotations
 
@@ -9,20 +10,30 @@ from typing import Any
 from app.engine import EngineError
 from app.rooms.commands import ClientCommand
 from app.rooms.errors import RoomError, RoomUnavailable
-from app.rooms.hub import Viewer, room_topic
-from app.rooms.messages import JoinRequest
-from app.rooms.meta import RoomMeta
-from app.rooms.views import summary
+from app.rooms.hub import Viewer, person_of, room_topic
+from app.rooms.messages import Admission, JoinRequest, WatchRequest
+from app.rooms.people import Person
 
-from .calls import CommandCall, ConnectCall, DisconnectCall, JoinCall, SyncCall
+from .calls import (
+    CommandCall,
+    ConnectCall,
+    DisconnectCall,
+    Frames,
+    Granted,
+    JoinCall,
+    Result,
+    Summary,
+    SummaryCall,
+    SyncCall,
+    WatchCall,
+)
 from .forwarding import Forwarder
 
 
 class RemoteRoom:
-    def __init__(self, forwarder: Forwarder, code: str, meta: RoomMeta) -> None:
+    def __init__(self, forwarder: Forwarder, code: str) -> None:
         self._forwarder = forwarder
         self._code = code
-        self._meta = meta  # as stored when this handle was made: for its summary only
 
     @property
     def code(self) -> str:
@@ -32,34 +43,38 @@ class RemoteRoom:
     def stopped(self) -> bool:
         return False  # every call asks the owner afresh
 
-    async def connect(self, viewer: Viewer, since: int | None = None) -> int | None:
+    async def connect(self, viewer: Viewer, since: int | None = None) -> Admission:
         forwarder = self._forwarder
         # Events published from now on must reach this worker before the answer does.
         try:
             await forwarder.redis.ready(room_topic(self._code))
         except TimeoutError:
             raise RoomUnavailable("Redis does not answer; try again") from None
-        result = await forwarder.call(self._code, ConnectCall(
-            forwarder.conn_id(viewer), viewer.token_hash, since))
-        seat: int | None = result["seat"]
-        viewer.seat = seat
-        viewer.watcher = result.get("watcher")
-        viewer.begin(result["frames"], result["seq"])
-        return seat
+        frames = _frames(await forwarder.call(self._code, ConnectCall(
+            forwarder.conn_id(viewer), viewer.token_hash, since)))
+        admission = frames.admission or Admission(None)
+        viewer.seat, viewer.spectator, viewer.watcher = (admission.seat, admission.spectator,
+                                                         admission.watcher)
+        viewer.begin(frames.frames, frames.seq)
+        return admission
 
     async def sync(self, viewer: Viewer) -> None:
         forwarder = self._forwarder
-        result = await forwarder.call(self._code, SyncCall(forwarder.conn_id(viewer),
-                                                            viewer.seat))
-        viewer.begin(result["frames"], result["seq"])
+        frames = _frames(await forwarder.call(self._code, SyncCall(forwarder.conn_id(viewer),
+                                                                   person_of(viewer))))
+        viewer.begin(frames.frames, frames.seq)
 
-    async def command(self, seat: int | None, command: ClientCommand,
-                      seen: int | None = None, watcher: int | None = None) -> None:
-        await self._forwarder.call(self._code, CommandCall(seat, command, seen, watcher))
+    async def command(self, person: Person, command: ClientCommand,
+                      seen: int | None = None) -> None:
+        await self._forwarder.call(self._code, CommandCall(person, command, seen))
 
     async def join(self, request: JoinRequest) -> tuple[int, str]:
-        seat, token = await self._forwarder.call(self._code, JoinCall(request))
-        return seat, token
+        granted = _granted(await self._forwarder.call(self._code, JoinCall(request)))
+        return granted.number, granted.token
+
+    async def watch(self, request: WatchRequest) -> tuple[int, str]:
+        granted = _granted(await self._forwarder.call(self._code, WatchCall(request)))
+        return granted.number, granted.token
 
     def disconnect(self, viewer: Viewer) -> None:
         forwarder = self._forwarder
@@ -67,10 +82,25 @@ class RemoteRoom:
         if conn is not None:
             forwarder.spawn(self._quietly(forwarder.call(self._code, DisconnectCall(conn))))
 
-    def summary(self, spectators: int) -> dict[str, Any]:
-        return summary(self._meta, None, spectators)
+    async def summary(self) -> dict[str, Any]:
+        answer = await self._forwarder.call(self._code, SummaryCall())
+        if not isinstance(answer, Summary):
+            raise RoomUnavailable("the room's worker gave no summary")
+        return answer.summary
 
     @staticmethod
     async def _quietly(work: Any) -> None:
         with contextlib.suppress(EngineError, RoomError):  # the owner is gone: nothing to tell
             await work
+
+
+def _frames(result: Result) -> Frames:
+    if not isinstance(result, Frames):
+        raise RoomUnavailable("the room's worker did not send the frames")
+    return result
+
+
+def _granted(result: Result) -> Granted:
+    if not isinstance(result, Granted):
+        raise RoomUnavailable("the room's worker did not grant a token")
+    return result

@@ -1,43 +1,36 @@
 """The room's state and everything that changes it, for the actor's loop (app/rooms/room.py):
-each message of the inbox (app/rooms/messages.py) dispatched with ``match``, client and bot
-commands applied to the engine, the pure handlers' outcomes (seating.py, host.py, bots.py,
-chat.py) made the room's, each stored and published through the journal, and the timers."""
+each message of the inbox (app/rooms/messages.py) dispatched with ``match``; a person's command
+checked and applied as the command table says (app/rooms/command_table.py): by the engine, or by
+a pure handler whose decision is made the room's here, stored and published through the
+journal; and the timers."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
-import secrets
 import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
 from app.config import Settings
-from app.engine import EngineError, Event, command_to_wire
-from app.engine.commands import Chat, Command, NextRound, Timeout
+from app.engine import EngineError
+from app.engine.commands import Command, Timeout
 from app.store.base import RoomStore
+from app.store.records import EngineLine, Line
 
-from . import audience, bots, chat, host, seating
+from . import audience, bots, seating, spectators
 from .audience import ReactionWindow
 from .codes import new_token, token_hash
-from .commands import (
-    AddBot,
-    ChangeRules,
-    ClientCommand,
-    Kick,
-    Leave,
-    React,
-    Rematch,
-    StartMatch,
-)
-from .commands import to_wire as wire_of
+from .command_table import COMMANDS, Decision, Engine, sender_of
+from .commands import ClientCommand
 from .controls import Control, Revoke
-from .errors import FORBIDDEN, RATE_LIMITED, WRONG_PHASE, RoomError, too_late_or
-from .hub import Viewer
+from .errors import RATE_LIMITED, WRONG_PHASE, RoomError, too_late_or
+from .host import StartPlan, start_match
+from .hub import Viewer, person_of
 from .journal import Journal
 from .messages import (
+    Admission,
     BotTurn,
     Connect,
     CountSpectators,
@@ -49,14 +42,17 @@ from .messages import (
     Message,
     SeatCommand,
     Sync,
+    Watch,
+    WatchRequest,
 )
+from .people import Person
+from .presence import BotThinking, Presence
 from .recorder import MatchRecorder
-from .state import Outcome, RoomState
+from .state import Context, Notice, Outcome, RoomState, ToEngine
 
 log = logging.getLogger("uno.room")
 
 Clock = Callable[[], int]
-HOST_COMMANDS = (StartMatch, ChangeRules, AddBot, Kick, NextRound, Rematch)
 
 
 class RoomActor:
@@ -70,16 +66,9 @@ class RoomActor:
         self._settings = settings
         self._clock = clock
         self._post_later = post_later
-        self._viewers = 0
-        self._spectators = 0  # spectator sockets, on every worker
-        self._announced = 0  # the spectator count everyone last heard
-        self._counting = False  # a CountSpectators is on its way
-        self._watchers = 0  # numbers given to spectators so far
+        self.presence = Presence()
+        self._bots = BotThinking(state.meta.seed)
         self._reactions = ReactionWindow()
-        self._seat_sockets: dict[str, int] = {}  # token hash -> open sockets
-        self._bot_rng_made: random.Random | None = None  # made once a bot sits: 2.5 KB
-        self._bots_scheduled: set[int] = set()
-        self._empty_since = time.monotonic()
         self._refused_deadline: int | None = None
         self.unloaded = False  # set by an idle check that unloaded the room
 
@@ -88,16 +77,14 @@ class RoomActor:
         return self.state.meta.code
 
     @property
-    def _bot_rng(self) -> random.Random:
-        if self._bot_rng_made is None:
-            self._bot_rng_made = random.Random(self.state.meta.seed ^ 0x5EED)
-        return self._bot_rng_made
+    def spectators(self) -> int:
+        return self.presence.spectators(self.state.meta.audience)
 
     async def handle(self, message: Message) -> Any:
         """Apply one message of the inbox; its reply (or a RoomError / EngineError)."""
         match message:
-            case SeatCommand(seat, command, seen, watcher):
-                return await self._seat_command(seat, command, seen, watcher)
+            case SeatCommand(person, command, seen):
+                return await self._seat_command(person, command, seen)
             case BotTurn(seat):
                 return await self._bot_turn(seat)
             case Connect(viewer, since):
@@ -106,11 +93,13 @@ class RoomActor:
                 return await self._disconnect(viewer)
             case Sync(viewer):
                 journal = self.journal
-                frame = journal.state_frame(self.state, viewer.seat, self._spectators)
-                viewer.begin([frame], journal.seq)
+                viewer.begin([journal.state_frame(self.state, person_of(viewer),
+                                                  self.spectators)], journal.seq)
                 return None
             case Join(request):
                 return await self._join(request)
+            case Watch(request):
+                return await self._watch(request)
             case HostCheck():
                 return await self._apply_any(self._pass_host())
             case IdleCheck():
@@ -118,48 +107,38 @@ class RoomActor:
             case CountSpectators():
                 return await self._announce_spectators()
 
-    async def _seat_command(self, seat: int | None, command: ClientCommand,
-                            seen: int | None, watcher: int | None) -> None:
-        match command:
-            case React(emoji):
-                if not self._reactions.allow(time.monotonic()):
-                    raise RoomError(RATE_LIMITED, "this room has many reactions right now")
-                await self._apply(audience.reaction(seat, emoji))
-                return
-            case Chat(text) if seat is None:
-                await self.journal.publish(audience.spectator_chat(watcher, text))
-                return
-        if seat is None:
-            raise RoomError(FORBIDDEN, "spectators may only watch, chat among themselves and "
-                            "react")
-        state = self.state
-        if isinstance(command, HOST_COMMANDS) and state.meta.host != seat:
-            raise RoomError(FORBIDDEN, f"only the host may send {wire_of(command)['type']!r}")
-        match command:
-            case StartMatch():
-                await self._start_match(seat)
-            case Rematch():
-                if state.game is None or state.game.phase != "match_over":
-                    raise RoomError(WRONG_PHASE, "a rematch follows a finished match")
-                await self._apply_any(seating.free_stand_ins(state))
-                await self._start_match(seat)
-            case ChangeRules():
-                await self._apply(host.change_rules(state, seat, command))
-            case AddBot(target):
-                await self._apply(host.add_bot(state, target, self._clock()))
-            case Kick(target):
-                await self._apply(host.kick(state, seat, target))
-            case Leave():
-                await self._apply(seating.leave(state, seat))
-            case Chat() if not state.playing:
-                await self._apply(chat.lobby_chat(seat, command))
-            case Timeout():
-                raise RoomError("bad_message", "unknown message type 'timeout'")
-            case _:
-                try:
-                    await self.engine_command(seat, command)
-                except EngineError as exc:
-                    raise too_late_or(exc, seen, self.journal.seq) from None
+    async def _seat_command(self, person: Person, command: ClientCommand,
+                            seen: int | None) -> None:
+        spec = COMMANDS.spec_of(command)
+        spec.permit(sender_of(self.state.meta, person))
+        if spec.room_rate and not self._reactions.allow(time.monotonic()):
+            raise RoomError(RATE_LIMITED, "this room has many reactions right now")
+        if isinstance(spec.applies, Engine):
+            await self._engine_for(person, command, seen)  # type: ignore[arg-type]
+        else:
+            await self._decide(spec.applies(self.state, person, command, self._context()),
+                               person, seen)
+
+    async def _decide(self, decision: Decision, person: Person, seen: int | None) -> Any:
+        match decision:
+            case Outcome():
+                return await self._apply(decision)
+            case ToEngine(command):
+                await self._engine_for(person, command, seen)
+            case Notice(control):
+                await self.journal.publish(control)
+            case StartPlan():
+                await self._start_match(decision)
+        return None
+
+    async def _engine_for(self, person: Person, command: Command, seen: int | None) -> None:
+        try:
+            await self.engine_command(person.seat, command)
+        except EngineError as exc:
+            raise too_late_or(exc, seen, self.journal.seq) from None
+
+    def _context(self) -> Context:
+        return Context(self._clock(), self._settings.host_grace_seconds)
 
     # -- applying ---------------------------------------------------------------------------
 
@@ -170,14 +149,14 @@ class RoomActor:
             raise RoomError(WRONG_PHASE, "the match has not started yet")
         now = self._clock()
         events = game.apply(seat if seat is not None else 0, command, now)
-        await self._commit(seat, command_to_wire(command), events, now)
+        await self._commit(seat, EngineLine(command), events, now)
 
-    async def _commit(self, seat: int | None, command: dict[str, Any], events: list[Event],
+    async def _commit(self, seat: int | None, record: Line, events: list[Any],
                       now: int | None = None, meta_changed: bool = False,
                       controls: list[Control] | None = None) -> None:
-        await self.journal.commit(self.state, seat, command, events,
-                                   self._clock() if now is None else now, meta_changed,
-                                   controls)
+        await self.journal.commit(self.state, seat, record.to_command(), events,
+                                  self._clock() if now is None else now, meta_changed,
+                                  controls)
         self.schedule_bots()
 
     async def _apply(self, outcome: Outcome) -> Any:
@@ -187,7 +166,7 @@ class RoomActor:
             self.state = outcome.state
         for control in outcome.controls:
             if isinstance(control, Revoke):  # its sockets close: they no longer count
-                self._seat_sockets.pop(control.token_hash, None)
+                self.presence.forget(control.token_hash)
         match = self.state.meta.match
         if outcome.left_match is not None and match is not None:
             try:
@@ -205,23 +184,25 @@ class RoomActor:
         if outcome is not None:
             await self._apply(outcome)
 
-    async def _start_match(self, seat: int) -> None:
+    async def _start_match(self, start: StartPlan) -> None:
+        if start.before is not None:
+            await self._apply(start.before)
+        plan = start.plan
         now = self._clock()
-        plan = host.plan_match(self.state, secrets.randbelow(2**52), now)
         first_seq = self.journal.seq + 1 + len(plan.events)  # the start record's: its last event's
         try:
             match = await self._recorder.start(self.state.meta, plan.seed, first_seq)
         except Exception:  # history is not worth refusing a game for
             log.exception("room %s: the match start was not recorded", self.code)
             match = uuid.uuid4().hex
-        outcome = host.start_match(self.state, plan, match, seat)
+        outcome = start_match(self.state, plan, match, start.seat)
         self.state = outcome.state or self.state
-        await self._commit(seat, outcome.record, outcome.events, now, meta_changed=True)
+        await self._commit(start.seat, outcome.record, outcome.events, now, meta_changed=True)
 
     async def _bot_turn(self, seat: int) -> None:
         """Choose again now (the table may have moved on since scheduling) and play it."""
-        self._bots_scheduled.discard(seat)
-        command = bots.bot_move(self.state, seat, self._bot_rng)
+        self._bots.scheduled.discard(seat)
+        command = bots.bot_move(self.state, seat, self._bots.rng)
         if command is None:
             return
         try:
@@ -232,73 +213,80 @@ class RoomActor:
 
     def schedule_bots(self) -> None:
         """Give every bot that has something to do a move after its thinking time."""
-        if not any(info.bot for info in self.state.meta.seats):
+        if not BotThinking.any_bot(self.state):
             return
+        thinking = self._bots
         low, high = self._settings.bot_delay_ms
-        for seat in bots.waiting_bots(self.state, self._bots_scheduled, self._bot_rng):
-            self._bots_scheduled.add(seat)
-            self._post_later(self._bot_rng.uniform(low, high) / 1000, BotTurn(seat))
+        for seat in bots.waiting_bots(self.state, thinking.scheduled, thinking.rng):
+            thinking.scheduled.add(seat)
+            self._post_later(thinking.rng.uniform(low, high) / 1000, BotTurn(seat))
+
+    # -- people -----------------------------------------------------------------------------
 
     async def _join(self, request: JoinRequest) -> tuple[int, str]:
         player_id = await self._recorder.profile_id(request.player_key)
         token = new_token()
         seat = await self._apply(seating.join(self.state, request.name, token_hash(token),
-                                              player_id))
+                                              player_id, request.device))
         return seat, token
 
-    async def _connect(self, viewer: Viewer, since: int | None) -> int | None:
-        """Seat the viewer by its token (checked here, in order with kicks), mark the seat
-        connected, then send its first frames."""
-        seat = seating.seat_of(self.state.meta, viewer.token_hash)
-        viewer.seat = seat
-        self._viewers += 1
-        if seat is None:
-            self._watchers += 1
-            viewer.watcher = self._watchers
-            self._count_spectators(+1)
+    async def _watch(self, request: WatchRequest) -> tuple[int, str]:
+        player_id = await self._recorder.profile_id(request.player_key)
+        token = new_token()
+        spectator = await self._apply(spectators.watch(
+            self.state, request.name, token_hash(token), player_id, request.device,
+            self._settings.spectators_per_room, self.presence.connected()))
+        return spectator, token
+
+    async def _connect(self, viewer: Viewer, since: int | None) -> Admission:
+        """Identify the viewer by its token (checked here, in order with kicks), mark its
+        person connected, then send its first frames."""
+        person = seating.identify(self.state.meta, viewer.token_hash)
+        viewer.seat, viewer.spectator = person.seat, person.spectator
         hashed = viewer.token_hash
-        if seat is not None and hashed is not None:
-            self._seat_sockets[hashed] = self._seat_sockets.get(hashed, 0) + 1
-            if not self.state.meta.seats[seat].connected:
-                await self._apply(self._presence(seat, True))
+        first = self.presence.opened(hashed)
+        if hashed is None:
+            viewer.watcher = self.presence.number()
+        if person.seat is None:
+            self._count_spectators()
+        else:
+            if first and not self.state.meta.seats[person.seat].connected:
+                await self._apply(self._seat_presence(person.seat, True))
             await self._apply_any(self._pass_host())
         journal = self.journal
-        viewer.begin(journal.resume_frames(self.state, seat, since, self._spectators),
-                     journal.seq)
-        return seat
+        viewer.begin(journal.resume_frames(self.state, person_of(viewer), since,
+                                           self.spectators), journal.seq)
+        return Admission(viewer.seat, viewer.spectator, viewer.watcher)
 
     async def _disconnect(self, viewer: Viewer) -> None:
-        self._viewers -= 1
-        if viewer.seat is None and viewer.token_hash is None:
-            self._count_spectators(-1)
-        if self._viewers == 0:
-            self._empty_since = time.monotonic()
-            self._post_later(self._settings.idle_seconds, IdleCheck())
         hashed = viewer.token_hash
-        if hashed is None or hashed not in self._seat_sockets:
+        last = self.presence.closed(hashed, anonymous=hashed is None)
+        if self.presence.viewers == 0:
+            self._post_later(self._settings.idle_seconds, IdleCheck())
+        if viewer.seat is None:
+            self._count_spectators()
+        if not last or hashed is None:
             return
-        self._seat_sockets[hashed] -= 1
-        if self._seat_sockets[hashed] > 0:
-            return
-        del self._seat_sockets[hashed]
         seat = self.state.meta.seat_of_token(hashed)
         if seat is not None:  # else kicked or left: the seat is gone already
-            await self._apply(self._presence(seat, False))
+            await self._apply(self._seat_presence(seat, False))
 
-    def _count_spectators(self, change: int) -> None:
+    def _count_spectators(self) -> None:
         """Everyone hears how many watch, at most every WATCHING_EVERY seconds."""
-        self._spectators += change
-        if not self._counting:
-            self._counting = True
+        presence = self.presence
+        if not presence.counting:
+            presence.counting = True
             self._post_later(audience.WATCHING_EVERY, CountSpectators())
 
     async def _announce_spectators(self) -> None:
-        self._counting = False
-        if self._spectators != self._announced:
-            self._announced = self._spectators
-            await self._apply(audience.watching(self._spectators))
+        presence = self.presence
+        presence.counting = False
+        count = self.spectators
+        if count != presence.announced:
+            presence.announced = count
+            await self._apply(audience.watching(count))
 
-    def _presence(self, seat: int, connected: bool) -> Outcome:
+    def _seat_presence(self, seat: int, connected: bool) -> Outcome:
         return seating.presence(self.state, seat, connected, self._clock(),
                                 self._settings.host_grace_seconds)
 
@@ -330,8 +318,8 @@ class RoomActor:
 
     async def _idle_check(self) -> None:
         """Unload a room nobody has watched for ``idle_seconds``; a finished one is closed."""
-        empty_for = time.monotonic() - self._empty_since
-        if self._viewers > 0 or empty_for < self._settings.idle_seconds - 0.05:
+        presence = self.presence
+        if presence.viewers > 0 or presence.idle_for() < self._settings.idle_seconds - 0.05:
             return
         if self.state.between_matches:
             await self._store.close_room(self.code)
@@ -340,4 +328,3 @@ class RoomActor:
         log.info("room %s unloaded: nobody connected for %.0f s", self.code,
                  self._settings.idle_seconds)
         self.unloaded = True
-

@@ -8,30 +8,39 @@ from bisect import bisect_right
 
 from app.engine import Event
 from app.jsonwire import compact_json
+from app.store.records import Reacted, Watching
 
+from .commands import React
 from .controls import SpectatorChat
-from .state import Outcome
+from .meta import RoomMeta
+from .people import Person
+from .state import Context, Outcome, RoomState
 
 REACTIONS_PER_SECOND = 10  # per room: a crowd's reactions past this are refused (rate_limited)
 WATCHING_EVERY = 1.0  # seconds: the spectator count is announced at most this often
 
 
-def spectator_chat(watcher: int | None, text: str) -> SpectatorChat:
+def spectator_chat(meta: RoomMeta, person: Person, text: str) -> SpectatorChat:
     """A spectator's line, as the other spectators' sockets get it (outside the room's seq:
-    it is not part of the game, and players never see it)."""
-    return SpectatorChat(compact_json({"type": "spectator_chat", "spectator": watcher,
-                                       "text": text}))
+    it is not part of the game, and players never see it): a named spectator's id and name,
+    or an anonymous one's number."""
+    named = None if person.spectator is None else meta.audience.spectator(person.spectator)
+    if named is not None:
+        return SpectatorChat(compact_json({"type": "spectator_chat", "spectator": named.id,
+                                           "name": named.name, "text": text}))
+    return SpectatorChat(compact_json({"type": "spectator_chat", "spectator": person.watcher,
+                                       "name": None, "text": text}))
 
 
-def reaction(seat: int | None, emoji: str) -> Outcome:
-    """``emoji`` from ``seat`` (None: a spectator), floating over every table."""
-    return Outcome({"type": "react", "emoji": emoji, "room": True},
-                   [Event("reaction", {"seat": seat, "emoji": emoji})], seat=seat)
+def react(state: RoomState, person: Person, command: React, ctx: Context) -> Outcome:
+    """``emoji`` from a seat or a spectator (``seat`` null), floating over every table."""
+    seat = person.seat
+    return Outcome(Reacted(command.emoji),
+                   [Event("reaction", {"seat": seat, "emoji": command.emoji})], seat=seat)
 
 
 def watching(spectators: int) -> Outcome:
-    return Outcome({"type": "watching", "spectators": spectators, "room": True},
-                   [Event("spectators", {"spectators": spectators})])
+    return Outcome(Watching(spectators), [Event("spectators", {"spectators": spectators})])
 
 
 class ReactionWindow:

@@ -1,14 +1,13 @@
-"""What a seat may ask of its room: the engine's commands, and the room's own (seating and host
-commands). Typed and immutable; the socket edge (app/api/messages.py) builds them from client
-frames, and ``to_wire`` / ``from_wire`` carry them between workers (a trusted channel: the edge
-validated them once)."""
+"""What a person may ask of their room: the engine's commands, and the room's own (seating, host
+and audience commands). Typed and immutable; each has its model and its entry in the command
+table (command_models.py, command_table.py), which read and write them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine import Command, command_to_wire, parse_command
+from app.engine import Command
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,42 +62,3 @@ class React:
 
 RoomCommand = StartMatch | ChangeRules | AddBot | Kick | Leave | Rematch | React
 ClientCommand = Command | RoomCommand
-
-_ROOM_TYPES: dict[type[Any], str] = {
-    StartMatch: "start", ChangeRules: "rules", AddBot: "add_bot", Kick: "kick", Leave: "leave",
-    Rematch: "rematch", React: "react",
-}
-
-
-def to_wire(command: ClientCommand) -> dict[str, Any]:
-    """The PROTOCOL.md message for ``command`` (without ``id``)."""
-    kind = _ROOM_TYPES.get(type(command))
-    if kind is None:
-        return command_to_wire(command)  # type: ignore[arg-type]  # an engine command
-    if isinstance(command, ChangeRules):
-        return {"type": kind, "preset": command.preset, "rules": command.rules}
-    if isinstance(command, AddBot | Kick):
-        return {"type": kind, "seat": command.seat}
-    if isinstance(command, React):
-        return {"type": kind, "emoji": command.emoji}
-    return {"type": kind}
-
-
-def from_wire(message: dict[str, Any]) -> ClientCommand:
-    """The command ``to_wire`` gave (from another worker of this deployment)."""
-    kind = message.get("type")
-    if kind == "start":
-        return StartMatch()
-    if kind == "rules":
-        return ChangeRules(message.get("preset"), dict(message.get("rules") or {}))
-    if kind == "add_bot":
-        return AddBot(message.get("seat"))
-    if kind == "kick":
-        return Kick(int(message["seat"]))
-    if kind == "leave":
-        return Leave()
-    if kind == "rematch":
-        return Rematch()
-    if kind == "react":
-        return React(str(message["emoji"]))
-    return parse_command(message)

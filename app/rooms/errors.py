@@ -12,6 +12,7 @@ from app.engine import EngineError
 
 FORBIDDEN = "forbidden"
 ROOM_FULL = "room_full"
+ROOM_CROWDED = "room_crowded"
 ALREADY_STARTED = "already_started"
 WRONG_PHASE = "wrong_phase"
 BAD_SEAT = "bad_target"

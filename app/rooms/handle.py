@@ -4,11 +4,14 @@ forwards to the worker that runs the room); nobody else reaches into a room."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from .commands import ClientCommand
 from .hub import Viewer
-from .messages import JoinRequest
+from .messages import Admission, JoinRequest, SeatCommand, WatchRequest
+from .people import Person
 
 
 class RoomHandle(Protocol):
@@ -19,23 +22,36 @@ class RoomHandle(Protocol):
     def stopped(self) -> bool:
         """True once this handle can no longer be used (ask the registry again)."""
 
-    async def connect(self, viewer: Viewer, since: int | None = None) -> int | None:
-        """Seat ``viewer`` by its token (None: a spectator) and send its first frames: a state,
-        or the events after ``since``. Its seat, or RoomError ``bad_token``."""
+    async def connect(self, viewer: Viewer, since: int | None = None) -> Admission:
+        """Let ``viewer`` in by its token (a seat, a named spectator; no token: an anonymous
+        spectator) and send its first frames: a state, or the events after ``since``. Who it
+        was let in as, or RoomError ``bad_token``."""
 
     async def sync(self, viewer: Viewer) -> None:
         """Send ``viewer`` a fresh state."""
 
-    async def command(self, seat: int | None, command: ClientCommand,
-                      seen: int | None = None, watcher: int | None = None) -> None:
-        """Apply ``seat``'s command (an EngineError or RoomError: refused, nothing changed);
-        ``seat`` None: spectator ``watcher``'s."""
+    async def command(self, person: Person, command: ClientCommand,
+                      seen: int | None = None) -> None:
+        """Apply ``person``'s command (an EngineError or RoomError: refused, nothing
+        changed)."""
 
     async def join(self, request: JoinRequest) -> tuple[int, str]:
         """A new seat and its token."""
 
+    async def watch(self, request: WatchRequest) -> tuple[int, str]:
+        """A named spectator's id and token."""
+
     def disconnect(self, viewer: Viewer) -> None:
         """``viewer``'s socket closed (nobody waits for the room to take note)."""
 
-    def summary(self, spectators: int) -> dict[str, Any]:
-        """The room's public summary (GET /api/rooms/{code})."""
+    async def summary(self) -> dict[str, Any]:
+        """The room's public summary (GET /api/rooms/{code}), as its owner sees it now."""
+
+
+class LocalRoomHandle(RoomHandle, Protocol):
+    """A room run on this worker: it also takes a command with no task or turn of the event
+    loop in between (the cluster hands forwarded commands over so)."""
+
+    def command_then(self, message: SeatCommand,
+                     done: Callable[[asyncio.Future[Any]], None]) -> None:
+        """Queue ``message`` at once; ``done`` is called with its future."""

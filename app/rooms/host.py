@@ -1,20 +1,23 @@
-"""The host's commands: start a match, change the rules, seat bots, kick. Pure: each function
-takes the room's state and returns the ``Outcome`` to commit (or refuses, deciding nothing).
+"""The host's commands: start a match (or a rematch), change the rules, seat bots, kick. Pure:
+each handler takes the room's state, the sender, the command and the context, and returns what
+to commit (or refuses, deciding nothing).
 
-Starting a match takes two steps around the history's I/O: ``plan_match`` deals it, the actor
-records it (and gets its id), ``start_match`` makes the outcome."""
+Starting a match takes two steps around the history's I/O: the handler deals it (a
+``StartPlan``), the actor records it (and gets its id), ``start_match`` makes the outcome."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from app.engine import Event, Game, InvalidRules, RiggedDeal, preset, rules_from_dict
+from app.store.records import RulesChanged, StartLine
 
 from . import seating
-from .commands import ChangeRules
+from .commands import AddBot, ChangeRules, Kick, Rematch, StartMatch
 from .errors import BAD_DEAL, BAD_SEAT, FORBIDDEN, TOO_EARLY, WRONG_PHASE, RoomError
 from .meta import IN_MATCH
-from .state import Outcome, RoomState
+from .people import Person
+from .state import Context, Outcome, RoomState
 
 
 def check_seat(state: RoomState, seat: int) -> int:
@@ -32,6 +35,16 @@ class MatchPlan:
     rigged: bool
     game: Game
     events: list[Event]
+
+
+@dataclass(frozen=True, slots=True)
+class StartPlan:
+    """Start the planned match for ``seat`` once the history gave it an id; ``before``: what
+    to commit first (a rematch frees the seats of players who left)."""
+
+    plan: MatchPlan
+    seat: int
+    before: Outcome | None = None
 
 
 def plan_match(state: RoomState, fresh_seed: int, now: int) -> MatchPlan:
@@ -56,6 +69,25 @@ def plan_match(state: RoomState, fresh_seed: int, now: int) -> MatchPlan:
     return MatchPlan(seed, deal is not None, game, events)
 
 
+def _seat(person: Person) -> int:
+    assert person.seat is not None  # the table lets only the host's seat send these
+    return person.seat
+
+
+def start(state: RoomState, person: Person, command: StartMatch, ctx: Context) -> StartPlan:
+    """In the lobby, or after a match: a new one with the same seats."""
+    return StartPlan(plan_match(state, ctx.fresh_seed(), ctx.now_ms), _seat(person))
+
+
+def rematch(state: RoomState, person: Person, command: Rematch, ctx: Context) -> StartPlan:
+    """After a match: the seats of players who left (their bots) are freed, then a new one."""
+    if state.game is None or state.game.phase != "match_over":
+        raise RoomError(WRONG_PHASE, "a rematch follows a finished match")
+    freed = seating.free_stand_ins(state)
+    table = freed.state if freed is not None and freed.state is not None else state
+    return StartPlan(plan_match(table, ctx.fresh_seed(), ctx.now_ms), _seat(person), freed)
+
+
 def start_match(state: RoomState, plan: MatchPlan, match: str, seat: int) -> Outcome:
     meta = state.meta.copy()
     meta.match = match
@@ -64,19 +96,14 @@ def start_match(state: RoomState, plan: MatchPlan, match: str, seat: int) -> Out
     players = len(meta.seats)
     started = Event("match_started", {"match": match, "players": players, "rules": meta.rules,
                                       **seating.seats_public(meta)})
-    record = {
-        "type": "start",
-        "players": players,
-        "seed": plan.seed,
-        "rules": meta.rules,
-        "deal": meta.deal if plan.rigged else None,
-        "match": match,
-    }
+    record = StartLine(players, plan.seed, meta.rules, meta.deal if plan.rigged else None,
+                       match)
     return Outcome(record, [started, *plan.events], seat=seat,
                    state=RoomState(meta, plan.game))
 
 
-def change_rules(state: RoomState, seat: int, command: ChangeRules) -> Outcome:
+def change_rules(state: RoomState, person: Person, command: ChangeRules,
+                 ctx: Context) -> Outcome:
     """Between matches; what a league fixes stays (``forbidden`` to change it)."""
     meta = state.meta
     if not state.between_matches:
@@ -95,13 +122,14 @@ def change_rules(state: RoomState, seat: int, command: ChangeRules) -> Outcome:
         meta.preset = command.preset
     meta.rules = rules.to_dict()
     changed = Event("rules_changed", {"preset": meta.preset, "rules": meta.rules})
-    return Outcome({"type": "rules", "preset": command.preset, "rules": command.rules},
-                   [changed], seat=seat, state=RoomState(meta, state.game))
+    return Outcome(RulesChanged(command.preset, command.rules), [changed], seat=person.seat,
+                   state=RoomState(meta, state.game))
 
 
-def add_bot(state: RoomState, seat: int | None, now: int) -> Outcome:
+def add_bot(state: RoomState, person: Person, command: AddBot, ctx: Context) -> Outcome:
     """Between matches: a bot takes a new seat. During a match, with ``seat``: a bot replaces a
     player disconnected for longer than ``abandon_seconds`` (O-DISCONNECT)."""
+    seat = command.seat
     if seat is not None and not state.between_matches:
         target = check_seat(state, seat)
         info = state.meta.seats[target]
@@ -109,7 +137,7 @@ def add_bot(state: RoomState, seat: int | None, now: int) -> Outcome:
             raise RoomError(BAD_SEAT, f"seat {target} is a bot already")
         abandon_ms = int(state.meta.rules.get("abandon_seconds", 60)) * 1000
         gone_since = info.disconnected_ms
-        if info.connected or gone_since is None or now - gone_since < abandon_ms:
+        if info.connected or gone_since is None or ctx.now_ms - gone_since < abandon_ms:
             raise RoomError(
                 TOO_EARLY, f"seat {target} may be replaced once disconnected for "
                 f"{abandon_ms // 1000} s (O-DISCONNECT)"
@@ -121,9 +149,9 @@ def add_bot(state: RoomState, seat: int | None, now: int) -> Outcome:
     return seating.add_bot(state)
 
 
-def kick(state: RoomState, host: int, target: int) -> Outcome:
-    check_seat(state, target)
-    if target == host:
+def kick(state: RoomState, person: Person, command: Kick, ctx: Context) -> Outcome:
+    target = check_seat(state, command.seat)
+    if target == person.seat:
         raise RoomError(BAD_SEAT, "the host cannot kick their own seat: send 'leave'")
     if state.between_matches:
         return seating.remove_seat(state, target, "kicked")

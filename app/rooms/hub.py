@@ -24,6 +24,7 @@ from .controls import (
     SpectatorChat,
     from_wire,
 )
+from .people import Person
 
 
 class Viewer(Protocol):
@@ -31,7 +32,8 @@ class Viewer(Protocol):
 
     seat: int | None
     token_hash: str | None
-    watcher: int | None  # a spectator's number in the room (its chat lines carry it)
+    spectator: int | None  # a named spectator's id in the room
+    watcher: int | None  # an anonymous spectator's number (its chat lines carry it)
 
     def deliver(self, seq: int, frame: str) -> None:
         """Queue an event frame; frames that arrive before ``begin`` wait for it."""
@@ -44,6 +46,11 @@ class Viewer(Protocol):
         waiting frames with a higher seq follow, lower ones are dropped."""
 
     def close(self, code: int, reason: str) -> None: ...
+
+
+def person_of(viewer: Viewer) -> Person:
+    """Who the viewer's socket speaks for now."""
+    return Person(viewer.seat, viewer.spectator, viewer.watcher)
 
 
 def room_topic(code: str) -> str:

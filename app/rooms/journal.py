@@ -18,6 +18,7 @@ from app.store.base import RoomRecord, RoomStore
 from .controls import Control, EncodedEvent, Events, to_wire
 from .hub import encode_event, frame_for, room_topic, with_legal
 from .metrics import METRICS
+from .people import Person
 from .recorder import MatchRecorder
 from .state import RoomState
 from .views import state_view
@@ -45,6 +46,8 @@ class Journal:
                      controls: list[Control] | None = None) -> None:
         """Store the record (with the room's meta when it changed), then publish its events
         and any control messages, in seq order."""
+        # A record's seq is its last event's: a record without one would repeat a seq.
+        assert events, f"room {self.code}: a record with no event ({command.get('type')})"
         stamped: list[tuple[int, Event]] = []
         for event in events:
             self.seq += 1
@@ -101,13 +104,14 @@ class Journal:
             except Exception:
                 log.exception("room %s: history of match %s not recorded", self.code, match)
 
-    def state_frame(self, state: RoomState, seat: int | None, spectators: int) -> str:
-        view = state_view(state.meta, state.game, seat, self.seq, spectators=spectators)
+    def state_frame(self, state: RoomState, person: Person, spectators: int) -> str:
+        view = state_view(state.meta, state.game, person, self.seq, spectators=spectators)
         return compact_json({"type": "state", "seq": self.seq, "state": view})
 
-    def resume_frames(self, state: RoomState, seat: int | None, since: int | None,
+    def resume_frames(self, state: RoomState, person: Person, since: int | None,
                       spectators: int) -> list[str]:
         """The events after ``since`` if all are still kept, else a fresh state."""
+        seat = person.seat
         history = self._history
         if since is not None and 0 <= since <= self.seq:
             oldest = history[0][0] if history else self.seq + 1
@@ -116,4 +120,4 @@ class Journal:
                 if frames and seat is not None:  # O-LEGAL: the seat's list as it is now
                     frames[-1] = with_legal(frames[-1], self._legal.get(seat, []))
                 return frames
-        return [self.state_frame(state, seat, spectators)]
+        return [self.state_frame(state, person, spectators)]

@@ -11,15 +11,37 @@ from typing import Any
 
 from .commands import ClientCommand
 from .hub import Viewer
+from .people import Person
 
 
 @dataclass(frozen=True, slots=True)
 class JoinRequest:
     """Take the next free seat: ``name`` made safe at the edge; ``player_key`` proves a
-    profile (never stored)."""
+    profile (never stored); ``device``: the hash of the browser's device key (O-BAN)."""
 
     name: str
     player_key: str | None = None
+    device: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WatchRequest:
+    """Watch under a token of one's own: a spectator with an identity (and, if given, a
+    name) that survives reconnects."""
+
+    name: str | None = None
+    player_key: str | None = None
+    device: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """Who a socket was let in as: a seat, a named spectator, or an anonymous spectator with
+    its number."""
+
+    seat: int | None
+    spectator: int | None = None
+    watcher: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,18 +66,21 @@ class Disconnect:
 
 @dataclass(frozen=True, slots=True)
 class SeatCommand:
-    """A seat's command (``seat`` None: a spectator, who may only chat with other spectators
-    and react: ``watcher`` is its number); ``seen``: the last seq its sender had seen."""
+    """A person's command; ``seen``: the last seq its sender had seen."""
 
-    seat: int | None
+    person: Person
     command: ClientCommand
     seen: int | None = None
-    watcher: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Join:
     request: JoinRequest
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    request: WatchRequest
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +105,8 @@ class CountSpectators:
     """Time to tell everyone how many watch (if that changed)."""
 
 
-Message = (Connect | Sync | Disconnect | SeatCommand | Join | BotTurn | HostCheck | IdleCheck
-           | CountSpectators)
+Message = (Connect | Sync | Disconnect | SeatCommand | Join | Watch | BotTurn | HostCheck
+           | IdleCheck | CountSpectators)
 
 
 @dataclass(slots=True)

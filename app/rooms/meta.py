@@ -1,4 +1,5 @@
-"""A room's own state besides the engine's: seats, names, token hashes, host, phase, rules.
+"""A room's own state besides the engine's: seats, names, token hashes, host, phase, rules, and
+its people besides the seats (``audience``: named spectators, the queue, join requests, bans).
 
 Stored as the ``meta`` dict of ``RoomStore`` with every change, so the latest stored meta is the
 room's current meta.
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
+
+from .people import Audience
 
 LOBBY = "lobby"
 IN_MATCH = "in_match"  # the engine's phase says playing / round_over / match_over
@@ -22,6 +25,7 @@ class SeatInfo:
     connected: bool = False
     disconnected_ms: int | None = None  # when the last connection of this seat closed
     stand_in: bool = False  # a bot holding the seat of a player who left mid-match
+    device: str | None = None  # the hash of the browser's device key (O-BAN)
 
     @property
     def human(self) -> bool:
@@ -46,6 +50,10 @@ class RoomMeta:
     matches_started: int = 0
     created_ms: int = 0
     seats: list[SeatInfo] = field(default_factory=list)
+    approval: bool = False  # O-APPROVAL: joining waits for the host
+    approval_watch: bool = False  # and so does watching
+    tournament: dict[str, Any] | None = None  # a tournament's table: {"code", "round"}
+    audience: Audience = field(default_factory=Audience)
 
     def to_dict(self) -> dict[str, Any]:
         """``dataclasses.asdict(self)``, written out: asdict deep-copies every value through
@@ -54,12 +62,13 @@ class RoomMeta:
         data = {name: _plain(getattr(self, name)) for name in _META_FIELDS}
         data["seats"] = [{name: getattr(seat, name) for name in _SEAT_FIELDS}
                          for seat in self.seats]
+        data["audience"] = self.audience.to_dict()
         return data
 
     def copy(self) -> RoomMeta:
         """A copy whose seats may be changed without touching this one's."""
         return replace(self, seats=[replace(seat) for seat in self.seats],
-                       rules=dict(self.rules))
+                       rules=dict(self.rules), audience=self.audience.copy())
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> RoomMeta:
@@ -68,7 +77,8 @@ class RoomMeta:
             SeatInfo(**{k: v for k, v in s.items() if k != "player_key"})  # never keep a key
             for s in values.pop("seats", [])
         ]
-        return RoomMeta(**values, seats=seats)
+        audience = Audience.from_dict(values.pop("audience", None))
+        return RoomMeta(**values, seats=seats, audience=audience)
 
     def seat_of_token(self, hashed: str) -> int | None:
         for seat, info in enumerate(self.seats):
@@ -84,7 +94,7 @@ class RoomMeta:
 
 
 _SEAT_FIELDS = [f.name for f in fields(SeatInfo)]  # plain values only
-_META_FIELDS = [f.name for f in fields(RoomMeta) if f.name != "seats"]
+_META_FIELDS = [f.name for f in fields(RoomMeta) if f.name not in ("seats", "audience")]
 
 
 def _plain(value: Any) -> Any:

@@ -10,7 +10,6 @@ from app.store.base import RoomStore
 
 from .errors import RoomUnavailable
 from .handle import RoomHandle
-from .meta import RoomMeta
 
 
 class RoomElsewhere(RoomUnavailable):
@@ -31,7 +30,7 @@ class Placement(Protocol):
     async def release(self, code: str) -> None:
         """Give a claim up (the room was not opened after all)."""
 
-    def remote(self, code: str, meta: RoomMeta) -> RoomHandle:
+    def remote(self, code: str) -> RoomHandle:
         """A handle on room ``code`` run by another worker (RoomUnavailable if none)."""
 
     async def started(self, code: str, listed: dict[str, Any] | None, created: bool) -> None:
@@ -64,7 +63,7 @@ class SoloPlacement:
     async def release(self, code: str) -> None:
         return None
 
-    def remote(self, code: str, meta: RoomMeta) -> RoomHandle:
+    def remote(self, code: str) -> RoomHandle:
         raise RoomUnavailable(f"room {code} is not running here")
 
     async def started(self, code: str, listed: dict[str, Any] | None, created: bool) -> None:

@@ -17,19 +17,20 @@ from typing import Any
 
 from app.bus import Bus
 from app.config import Settings
-from app.engine import EngineError, InvalidRules, RiggedDeal, preset
+from app.engine import EngineError
 from app.store.base import RoomStore
 from app.store.errors import StoreError, UnknownRoom
 
 from .actor import Clock
-from .codes import new_room_code, new_token, normalize_code, token_hash
+from .codes import new_room_code, normalize_code
 from .errors import RoomError
 from .handle import RoomHandle
-from .meta import RoomMeta, SeatInfo
+from .meta import RoomMeta
 from .placement import Placement, RoomElsewhere, SoloPlacement
 from .rebuild import rebuilt_state
 from .recorder import MatchRecorder, NoRecorder
 from .room import Room, wall_clock_ms
+from .spec import RoomSpec
 from .state import RoomState
 
 log = logging.getLogger("uno.rooms")
@@ -80,53 +81,12 @@ class RoomRegistry:
         room = self._rooms.get(code)
         return room if room is not None and not room.stopped else None
 
-    async def create(
-        self,
-        name: str,
-        *,
-        preset_name: str | None = None,
-        rules: dict[str, Any] | None = None,
-        public: bool = True,
-        max_players: int | None = None,
-        seed: int | None = None,
-        deal: dict[str, Any] | None = None,
-        player_key: str | None = None,
-        league: str | None = None,
-        fixed_rules: dict[str, Any] | None = None,
-        creator: str | None = None,
-    ) -> tuple[str, int, str]:
-        """A new room with its creator in seat 0 as the host: (code, seat, token). The rules
-        in ``fixed_rules`` (a league's) win over ``rules`` and no host command changes them;
-        ``creator`` (a client address) is counted in ``open_empty_rooms``."""
+    async def create(self, spec: RoomSpec, creator: str | None = None) -> str:
+        """Open a new room as ``spec`` says; its code. ``creator`` (a client address) is
+        counted in ``open_empty_rooms``."""
         if len(self._rooms) >= self.settings.max_rooms:
             raise RoomError("server_full", "too many rooms are open; try again later", 503)
-        ruleset = preset(preset_name or "official", {**(rules or {}), **(fixed_rules or {})})
-        if deal is not None:
-            if not self.settings.testing:
-                raise RoomError("forbidden", "rigged deals need a server run with UNO_TESTING=1",
-                                403)
-            hands = deal.get("hands")
-            try:
-                RiggedDeal.parse(deal, len(hands) if isinstance(hands, list) else 0, ruleset.deck)
-            except InvalidRules as exc:
-                raise RoomError("bad_deal", exc.message, 400) from exc
-        token = new_token()
-        player_id = await self.recorder.profile_id(player_key)
-        meta = RoomMeta(
-            code="",
-            rules=ruleset.to_dict(),
-            preset=preset_name or "official",
-            public=public,
-            max_players=max_players or (4 if ruleset.teams else 10),
-            seed=seed if seed is not None else secrets.randbelow(2**52),
-            seeded=seed is not None,
-            deal=deal,
-            league=league,
-            fixed_rules=fixed_rules,
-            host=0,
-            created_ms=self.clock(),
-            seats=[SeatInfo(name, token_hash(token), player_id=player_id)],
-        )
+        meta = spec.meta("", self.clock(), secrets.randbelow(2**52), self.settings.testing)
         for _ in range(20):
             code = new_room_code()
             if code in self._rooms or code in self._creating:
@@ -143,8 +103,12 @@ class RoomRegistry:
             if creator is not None:
                 self._created_by.setdefault(creator, set()).add(code)
                 self._creator_of[code] = creator
-            return code, 0, token
+            return code
         raise RoomError("server_full", "no free room code found; try again", 503)
+
+    async def profile_id(self, player_key: str | None) -> int | None:
+        """The guest profile a secret key proves (None: none, or no key)."""
+        return await self.recorder.profile_id(player_key)
 
     async def _open_new(self, code: str, meta: RoomMeta) -> bool:
         """Open room ``code`` in the store (under its claim) and run it; False: code taken."""
@@ -202,7 +166,7 @@ class RoomRegistry:
                 stored = await self.store.load_room(code)
                 if stored is None:
                     return None
-            return placement.remote(code, RoomMeta.from_dict(stored.meta))
+            return placement.remote(code)
         try:
             generation = await placement.fence(code)
             stored = await self.store.load_room(code)
@@ -266,8 +230,9 @@ class RoomRegistry:
         """Spectators of room ``code``: this worker's, plus (many workers) the others'."""
         return self.spectators_here(code) + self.placement.spectators_elsewhere(code)
 
-    def summary(self, room: RoomHandle) -> dict[str, Any]:
-        return room.summary(self.spectators(room.code))
+    def summary(self, room: Room) -> dict[str, Any]:
+        """The public summary of a room run here, as the room list shows it."""
+        return room.listing(self.spectators(room.code))
 
     async def close(self) -> None:
         rooms = list(self._rooms.values())

@@ -29,6 +29,7 @@ from .errors import RoomError, RoomUnavailable
 from .hub import Viewer
 from .journal import Journal
 from .messages import (
+    Admission,
     BotTurn,
     Connect,
     Disconnect,
@@ -39,8 +40,11 @@ from .messages import (
     Message,
     SeatCommand,
     Sync,
+    Watch,
+    WatchRequest,
 )
 from .metrics import METRICS
+from .people import Person
 from .recorder import MatchRecorder, NoRecorder
 from .state import RoomState
 from .views import summary
@@ -80,29 +84,42 @@ class Room:
         return self._stopped
 
     @property
+    def seq(self) -> int:
+        """The seq of the room's last event."""
+        return self._actor.journal.seq
+
+    @property
     def state(self) -> RoomState:
         """The room's state now (read it; only the actor changes it)."""
         return self._actor.state
 
-    async def connect(self, viewer: Viewer, since: int | None = None) -> int | None:
-        seat: int | None = await self._ask(Connect(viewer, since))
-        return seat
+    async def connect(self, viewer: Viewer, since: int | None = None) -> Admission:
+        admitted: Admission = await self._ask(Connect(viewer, since))
+        return admitted
 
     async def sync(self, viewer: Viewer) -> None:
         await self._ask(Sync(viewer))
 
-    async def command(self, seat: int | None, command: ClientCommand,
-                      seen: int | None = None, watcher: int | None = None) -> None:
-        await self._ask(SeatCommand(seat, command, seen, watcher))
+    async def command(self, person: Person, command: ClientCommand,
+                      seen: int | None = None) -> None:
+        await self._ask(SeatCommand(person, command, seen))
 
     async def join(self, request: JoinRequest) -> tuple[int, str]:
         joined: tuple[int, str] = await self._ask(Join(request))
         return joined
 
+    async def watch(self, request: WatchRequest) -> tuple[int, str]:
+        watching: tuple[int, str] = await self._ask(Watch(request))
+        return watching
+
     def disconnect(self, viewer: Viewer) -> None:
         self._post(Disconnect(viewer))
 
-    def summary(self, spectators: int) -> dict[str, Any]:
+    async def summary(self) -> dict[str, Any]:
+        return self.listing(self._actor.spectators)
+
+    def listing(self, spectators: int) -> dict[str, Any]:
+        """The room's public summary now, with ``spectators`` as the count to show."""
         state = self._actor.state
         return summary(state.meta, state.game, spectators)
 

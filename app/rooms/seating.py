@@ -7,27 +7,43 @@ from __future__ import annotations
 from typing import Any
 
 from app.engine import Event
+from app.store.records import (
+    BotSeated,
+    HostPassed,
+    Joined,
+    Presence,
+    Replaced,
+    SeatKicked,
+    SeatLeft,
+    SeatsFreed,
+)
 
+from .commands import Leave
 from .controls import Control, Reseat, Revoke
 from .errors import ALREADY_STARTED, ROOM_FULL, RoomError
 from .messages import HostCheck
 from .meta import LOBBY, RoomMeta, SeatInfo
-from .state import Outcome, RoomState
+from .people import Person
+from .state import Context, Outcome, RoomState
 
 
 def seats_public(meta: RoomMeta) -> dict[str, Any]:
     return {"seats": meta.public_seats(), "host": meta.host}
 
 
-def seat_of(meta: RoomMeta, token_hash: str | None) -> int | None:
-    """The seat a socket's token holds (None: a spectator); a token holding no seat is
-    refused (the socket closes 4401)."""
+def identify(meta: RoomMeta, token_hash: str | None) -> Person:
+    """The person a socket's token proves: a seat or a named spectator (no token: an
+    anonymous spectator). A token that proves nobody here is refused (the socket closes
+    4401)."""
     if token_hash is None:
-        return None
+        return Person()
     seat = meta.seat_of_token(token_hash)
-    if seat is None:
-        raise RoomError("bad_token", "this token holds no seat in this room", 401)
-    return seat
+    if seat is not None:
+        return Person(seat=seat)
+    spectator = meta.audience.spectator_of_token(token_hash)
+    if spectator is not None:
+        return Person(spectator=spectator.id)
+    raise RoomError("bad_token", "this token holds no seat in this room", 401)
 
 
 def _to_lobby(state: RoomState) -> RoomMeta:
@@ -38,7 +54,8 @@ def _to_lobby(state: RoomState) -> RoomMeta:
     return meta
 
 
-def join(state: RoomState, name: str, token_hash: str, player_id: int | None) -> Outcome:
+def join(state: RoomState, name: str, token_hash: str, player_id: int | None,
+         device: str | None = None) -> Outcome:
     """A new seat for ``name`` (made safe at the edge), between matches only. The reply is
     the new seat; the caller hands the token out."""
     meta = state.meta
@@ -47,13 +64,12 @@ def join(state: RoomState, name: str, token_hash: str, player_id: int | None) ->
     if len(meta.seats) >= meta.max_players:
         raise RoomError(ROOM_FULL, f"the table is full ({meta.max_players} players)")
     meta = _to_lobby(state)
-    meta.seats.append(SeatInfo(name, token_hash, player_id=player_id))
+    meta.seats.append(SeatInfo(name, token_hash, player_id=player_id, device=device))
     seat = len(meta.seats) - 1
-    if meta.host is None:
+    if meta.host is None and meta.tournament is None:
         meta.host = seat
     joined = Event("joined", {"seat": seat, "name": name, "bot": False, **seats_public(meta)})
-    return Outcome({"type": "join", "seat": seat, "name": name}, [joined],
-                   state=RoomState(meta), reply=seat)
+    return Outcome(Joined(seat, name), [joined], state=RoomState(meta), reply=seat)
 
 
 def add_bot(state: RoomState) -> Outcome:
@@ -67,7 +83,7 @@ def add_bot(state: RoomState) -> Outcome:
     seat = len(meta.seats) - 1
     joined = Event("joined", {"seat": seat, "name": meta.seats[seat].name, "bot": True,
                               **seats_public(meta)})
-    return Outcome({"type": "add_bot", "seat": seat}, [joined], state=RoomState(meta))
+    return Outcome(BotSeated(seat), [joined], state=RoomState(meta))
 
 
 def presence(state: RoomState, seat: int, connected: bool, now: int,
@@ -80,9 +96,15 @@ def presence(state: RoomState, seat: int, connected: bool, now: int,
     later: list[tuple[float, Any]] = []
     if not connected and meta.host == seat:
         later.append((host_grace + 0.01, HostCheck()))
-    return Outcome({"type": "presence", "connected": connected},
+    return Outcome(Presence(connected),
                    [Event("presence", {"seat": seat, "connected": connected})], seat=seat,
                    state=RoomState(meta, state.game), later=later)
+
+
+def leave_seat(state: RoomState, person: Person, command: Leave, ctx: Context) -> Outcome:
+    """A player gives their seat up."""
+    assert person.seat is not None  # the table lets only players send it
+    return leave(state, person.seat)
 
 
 def leave(state: RoomState, seat: int, reason: str = "left") -> Outcome:
@@ -110,8 +132,8 @@ def remove_seat(state: RoomState, seat: int, reason: str) -> Outcome:
         controls.append(Revoke(gone.token_hash))
     controls.append(Reseat({meta.seats[new].token_hash: new for new in moved.values()
                             if meta.seats[new].human}))
-    return Outcome({"type": reason, "seat": seat}, [left], state=RoomState(meta),
-                   controls=controls)
+    line = SeatKicked(seat) if reason == "kicked" else SeatLeft(seat)
+    return Outcome(line, [left], state=RoomState(meta), controls=controls)
 
 
 def free_stand_ins(state: RoomState) -> Outcome | None:
@@ -131,8 +153,7 @@ def free_stand_ins(state: RoomState) -> Outcome | None:
     left = Event("seats_freed", {"freed": freed, **seats_public(meta)}, private)
     reseat = {meta.seats[new].token_hash: new for new in moved.values()
               if meta.seats[new].human}
-    return Outcome({"type": "freed", "seats": freed}, [left], state=RoomState(meta),
-                   controls=[Reseat(reseat)])
+    return Outcome(SeatsFreed(freed), [left], state=RoomState(meta), controls=[Reseat(reseat)])
 
 
 def replace_with_bot(state: RoomState, seat: int, reason: str) -> Outcome:
@@ -145,7 +166,7 @@ def replace_with_bot(state: RoomState, seat: int, reason: str) -> Outcome:
     replaced = Event("replaced", {"seat": seat, "name": meta.seats[seat].name, "bot": True,
                                   "reason": reason, **seats_public(meta)})
     left = seat if meta.match is not None and old.player_id is not None else None
-    return Outcome({"type": "replace", "seat": seat, "reason": reason}, [replaced],
+    return Outcome(Replaced(seat, reason), [replaced],
                    state=RoomState(meta, state.game), controls=[Revoke(old.token_hash)],
                    left_match=left)
 
@@ -182,4 +203,4 @@ def pass_host(state: RoomState, now: int, grace_seconds: float) -> Outcome | Non
     meta = meta.copy()
     meta.host = heir
     changed = Event("host_changed", {"host": heir, "previous": old})
-    return Outcome({"type": "host", "host": heir}, [changed], state=RoomState(meta, state.game))
+    return Outcome(HostPassed(heir), [changed], state=RoomState(meta, state.game))

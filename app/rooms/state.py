@@ -8,10 +8,13 @@ refuse with a RoomError or an EngineError before deciding anything.
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine import Event, Game
+from app.engine import Command, Event, Game
+from app.store.records import Line
 
 from .controls import Control
 from .messages import Message
@@ -42,7 +45,7 @@ class Outcome:
     its events, the room's new state (None: unchanged), control messages for the sockets, a
     reply for whoever asked, timers to set, and a seat that left the running match."""
 
-    record: dict[str, Any]
+    record: Line
     events: list[Event]
     seat: int | None = None
     state: RoomState | None = None
@@ -50,3 +53,31 @@ class Outcome:
     reply: Any = None
     later: list[tuple[float, Message]] = field(default_factory=list)
     left_match: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToEngine:
+    """The command goes to the match's engine after all (chat during a match: H-SILENT)."""
+
+    command: Command
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A control message for the room's sockets, outside the room's seq (spectator chat)."""
+
+    control: Control
+
+
+def _fresh_seed() -> int:
+    return secrets.randbelow(2**52)
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a handler may know besides the state: the room's clock now, the host's grace
+    time, and a source of secret seeds (a match dealt without the room's seed)."""
+
+    now_ms: int
+    host_grace_seconds: float = 10.0
+    fresh_seed: Callable[[], int] = _fresh_seed

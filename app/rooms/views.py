@@ -14,6 +14,7 @@ from app.engine import Game
 from app.engine.view import lobby_view
 
 from .meta import LOBBY, RoomMeta
+from .people import Person
 
 
 def server_now_ms() -> int:
@@ -22,14 +23,16 @@ def server_now_ms() -> int:
 
 
 def state_view(
-    meta: RoomMeta, game: Game | None, seat: int | None, seq: int, now_ms: int | None = None,
+    meta: RoomMeta, game: Game | None, person: Person, seq: int, now_ms: int | None = None,
     spectators: int = 0,
 ) -> dict[str, Any]:
-    """PROTOCOL.md's state view for ``seat`` (None: a spectator): the engine's view (its lobby
-    view before a match: the same keys) plus the room's own parts. Only the engine reads hands.
+    """PROTOCOL.md's state view for ``person`` (a seat, or a spectator): the engine's view (its
+    lobby view before a match: the same keys) plus the room's own parts. Only the engine reads
+    hands. A named spectator's ``you`` says who they are.
 
     ``now_ms``: the room's clock now (default: the wall clock, which rooms run on)."""
     now = server_now_ms() if now_ms is None else now_ms
+    seat = person.seat
     if game is None or meta.phase == LOBBY:
         view = lobby_view(len(meta.seats), bool(meta.rules.get("teams")), seat)
     else:
@@ -49,7 +52,20 @@ def state_view(
         spectators=spectators,
         now_ms=now,
     )
+    if person.spectator is not None:
+        view["you"] = spectator_you(meta, person.spectator)
+    if meta.tournament is not None:
+        view["tournament"] = meta.tournament
     return view
+
+
+def spectator_you(meta: RoomMeta, spectator: int) -> dict[str, Any] | None:
+    """A named spectator's ``you``: their id, their name, their place in the queue."""
+    audience = meta.audience
+    found = audience.spectator(spectator)
+    if found is None:
+        return None
+    return {"spectator": found.id, "name": found.name, "queued": audience.queued(found.id)}
 
 
 def summary(meta: RoomMeta, game: Game | None, spectators: int) -> dict[str, Any]:

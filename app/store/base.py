@@ -11,8 +11,7 @@ write of an older generation to that room, inside the same SQL statement that wo
 so a worker frozen between its lease check and its insert writes nothing once another worker
 took the room. A store that never took the room over writes unfenced (one worker, no leases).
 The SQL and memory stores keep one fencing entry per room they took over, until they close or
-park it, or the worker stops running it and calls ``forget(code, generation)`` (not part of
-this protocol: the registry finds it through the wrappers' ``inner``).
+park it, or the worker stops running it and calls ``forget(code, generation)``.
 """
 
 from __future__ import annotations
@@ -70,6 +69,10 @@ class RoomStore(Protocol):
     def forget(self, code: str, generation: int) -> None:
         """This worker stopped running the room taken over at ``generation`` and calls no more
         writes for it: drop what the store kept for it (a newer take-over's entry stays)."""
+
+    @property
+    def transactions(self) -> int:
+        """Transactions that stored appends so far (a group commit stores several): /metrics."""
 
     async def rooms_to_run(self) -> list[str]:
         """Codes of open rooms in a match and not parked: what a takeover sweep keeps running

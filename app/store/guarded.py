@@ -43,6 +43,10 @@ class GuardedStore:
     def forget(self, code: str, generation: int) -> None:
         self.inner.forget(code, generation)
 
+    @property
+    def transactions(self) -> int:
+        return self.inner.transactions
+
     async def load_room(self, code: str) -> StoredRoom | None:
         return await self.inner.load_room(code)
 

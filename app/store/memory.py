@@ -22,6 +22,7 @@ class MemoryRoomStore:
         self._generations: dict[str, int] = shared._generations if shared else {}
         self._parked: set[str] = shared._parked if shared else set()
         self._fences: dict[str, int] = {}  # this store's generation per room it took over
+        self._appends = 0
 
     def _fence(self, code: str) -> None:
         current = self._generations.get(code, 0)
@@ -40,9 +41,14 @@ class MemoryRoomStore:
     async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
         room = self._rooms[code]
         self._fence(code)
+        self._appends += 1
         room.records.append(copy.deepcopy(record))
         if meta is not None:
             room.meta = copy.deepcopy(meta)
+
+    @property
+    def transactions(self) -> int:
+        return self._appends  # each append is its own
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
         room = self._rooms[code]

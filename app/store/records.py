@@ -1,32 +1,173 @@
 """The room log's record format, and how a record is replayed: defined once, for the live room
-(which writes records), its rebuild after a restart or failover, and the match replay.
+(which writes records through the typed lines below, never as literal dicts), its rebuild after
+a restart or failover, and the match replay.
 
-A record is one accepted command (``RoomRecord``): its ``command`` is the PROTOCOL.md message,
-or one of the room's own (``ROOM_COMMANDS``: seating, presence, host changes, rule changes; and
-lobby chat, marked ``"room": true``), which went around the engine. ``start`` deals a match from
-its ``seed``, ``rules``, ``players`` and rigged ``deal``. Every other record went through the
-engine, whatever commands the engine learns, for ``engine_seat(record.seat)``: a record with no
-seat is the room's own (its timer's ``timeout``), applied for seat 0 (the engine ignores the
-seat there).
+A record is one accepted command (``RoomRecord``); its ``command`` is one of three lines:
+
+- ``StartLine``: a match dealt from its ``seed``, ``rules``, ``players`` and rigged ``deal``;
+- ``EngineLine``: a command the engine applied (the PROTOCOL.md message), replayed through the
+  engine for ``engine_seat(record.seat)`` (a record with no seat is the room's own: its timer's
+  ``timeout``, applied for seat 0, where the engine ignores the seat);
+- a ``RoomLine``: the room's own (seating, presence, host, rules, the audience), marked
+  ``"room": true``; it went around the engine and replays as nothing (its effect is in the
+  meta stored with it).
+
+Records written before room lines carried their mark (``LEGACY_ROOM_KINDS``) still read as the
+room's own.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Final
 
-from app.engine import Event, Game, RiggedDeal, parse_command, rules_from_dict
+from app.engine import (
+    Command,
+    Event,
+    Game,
+    RiggedDeal,
+    command_to_wire,
+    parse_command,
+    rules_from_dict,
+)
 
 START: Final = "start"
-ROOM_COMMANDS: Final = frozenset(
+# The kinds of room lines as written before they were marked: never extend this set.
+LEGACY_ROOM_KINDS: Final = frozenset(
     {"join", "presence", "add_bot", "rules", "host", "left", "kicked", "replace", "freed",
      "react", "watching"}
 )
 
 
+@dataclass(frozen=True, slots=True)
+class StartLine:
+    players: int
+    seed: int
+    rules: dict[str, Any]
+    deal: dict[str, Any] | None
+    match: str
+
+    def to_command(self) -> dict[str, Any]:
+        return {"type": START, "players": self.players, "seed": self.seed,
+                "rules": self.rules, "deal": self.deal, "match": self.match}
+
+
+@dataclass(frozen=True, slots=True)
+class EngineLine:
+    command: Command
+
+    def to_command(self) -> dict[str, Any]:
+        return command_to_wire(self.command)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomLine:
+    """A line of the room's own: each kind is a subclass naming its ``kind`` and its fields."""
+
+    kind: ClassVar[str]
+
+    def to_command(self) -> dict[str, Any]:
+        return {"type": self.kind, "room": True,
+                **{f.name: getattr(self, f.name) for f in fields(self)}}
+
+
+@dataclass(frozen=True, slots=True)
+class Joined(RoomLine):
+    kind: ClassVar[str] = "join"
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class BotSeated(RoomLine):
+    kind: ClassVar[str] = "add_bot"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Presence(RoomLine):
+    """The record's seat connected (its first socket) or disconnected (its last)."""
+
+    kind: ClassVar[str] = "presence"
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RulesChanged(RoomLine):
+    kind: ClassVar[str] = "rules"
+    preset: str | None
+    rules: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class HostPassed(RoomLine):
+    kind: ClassVar[str] = "host"
+    host: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft(RoomLine):
+    """Between matches, ``seat`` went (the seats after it moved down)."""
+
+    kind: ClassVar[str] = "left"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatKicked(RoomLine):
+    kind: ClassVar[str] = "kicked"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Replaced(RoomLine):
+    """During a match a bot took ``seat`` (``reason``: left, kicked, abandoned)."""
+
+    kind: ClassVar[str] = "replace"
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsFreed(RoomLine):
+    kind: ClassVar[str] = "freed"
+    seats: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Reacted(RoomLine):
+    kind: ClassVar[str] = "react"
+    emoji: str
+
+
+@dataclass(frozen=True, slots=True)
+class Watching(RoomLine):
+    kind: ClassVar[str] = "watching"
+    spectators: int
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChat(RoomLine):
+    kind: ClassVar[str] = "chat"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpectatorNamed(RoomLine):
+    """A spectator took a token of their own (``POST /api/rooms/{code}/watch``)."""
+
+    kind: ClassVar[str] = "watch"
+    spectator: int
+    name: str | None
+
+
+Line = StartLine | EngineLine | RoomLine
+
+
 def goes_to_engine(command: dict[str, Any]) -> bool:
     """Was this record's command applied to a running match's engine (``start`` aside)?"""
-    return (command.get("type") not in ROOM_COMMANDS and command.get("type") != START
-            and not command.get("room"))
+    kind = command.get("type")
+    return kind != START and not command.get("room") and kind not in LEGACY_ROOM_KINDS
 
 
 def engine_seat(seat: int | None) -> int:

@@ -107,7 +107,7 @@ class SqlRoomStore:
         self._fences: dict[str, int] = {}
 
     @property
-    def batches(self) -> int:
+    def transactions(self) -> int:
         """Transactions that stored appends so far (a group commit stores several)."""
         return self._log.batches
 

@@ -30,6 +30,7 @@ from tests.store.conftest import run_in_thread
 _addresses = itertools.count(1)
 DEFAULTS = {  # the shipped limits (test_env raises them for the other tests)
     "UNO_ROOMS_PER_MINUTE": "10",
+    "UNO_TOKENS_PER_MINUTE": "60",
     "UNO_EMPTY_ROOMS_PER_CLIENT": "5",
     "UNO_SOCKETS_PER_CLIENT": "32",
     "UNO_CLIENT_RATE": "600",

@@ -99,6 +99,28 @@ async def test_ids_that_are_digits_only_to_isdigit_are_not_found_not_a_crash(
     assert "Traceback" not in server.full_log()
 
 
+async def test_a_refused_id_comes_back_as_sent_so_the_client_can_match_its_refusal(
+    server: ServerProcess,
+) -> None:
+    stranger = Stranger(server)
+    _code, ann, bob = await started_table(stranger)
+    before = await ann.state()
+    for mid in ("", 2**53 + 1, -(2**60), 1.5, "x" * 65):
+        await ann.ws.send(json.dumps({"type": "chat", "text": "not sent", "id": mid}))
+        refused = await ann.wait_for(lambda f: f["type"] == "error")
+        assert refused["code"] == "bad_message" and refused["id"] == mid, (mid, refused)
+        assert "'id' must be" in refused["message"], refused
+    for unreadable in (True, [1], {"n": 1}):
+        await ann.ws.send(json.dumps({"type": "uno", "id": unreadable}))
+        refused = await ann.wait_for(lambda f: f["type"] == "error")
+        assert refused["id"] is None, (unreadable, refused)
+    after = await ann.state()
+    assert after["seq"] == before["seq"]  # nothing was applied
+    assert not [f for f in await quiet(bob) if f.get("event", {}).get("kind") == "chat"]
+    await ann.close()
+    await bob.close()
+
+
 async def test_host_commands_with_wrong_types_are_refused_and_change_nothing(
     server: ServerProcess,
 ) -> None:
@@ -131,3 +153,16 @@ async def test_a_malformed_since_or_token_is_closed_4400_after_accepting(
     fine = await stranger.connect(room["code"], query=f"token={room['token']}&since=0")
     assert (await fine.wait_for(lambda f: f["type"] in ("state", "event")))
     await fine.close()
+
+
+async def test_a_since_beyond_the_rooms_seq_gets_a_fresh_state_however_many_digits(
+    server: ServerProcess,
+) -> None:
+    stranger = Stranger(server)
+    room = await stranger.create("Ann")
+    for since in ("99999", "9" * 16, "1" + "0" * 16, "9" * 300):
+        client = await stranger.connect(room["code"],
+                                        query=f"token={room['token']}&since={since}")
+        first = await client.wait_for(lambda f: f["type"] in ("state", "event"))
+        assert first["type"] == "state" and first["state"]["you"]["seat"] == 0, since
+        await client.close()

@@ -25,13 +25,16 @@ from app.config import Settings
 from app.engine import EngineError
 from app.engine.commands import Chat
 from app.rooms import RoomHandle
-from app.rooms.commands import ChangeRules, from_wire
+from app.rooms.command_table import COMMANDS
+from app.rooms.commands import ChangeRules
 from app.rooms.errors import RoomError, RoomUnavailable
 from app.rooms.hub import Hub
 from app.rooms.messages import JoinRequest, Message, SeatCommand, Sync
+from app.rooms.people import Person
 from app.store.memory import MemoryRoomStore
 from tests.cluster.leased import leased_registry
 from tests.cluster.redis_server import RedisServer, private_redis
+from tests.rooms.opening import open_room
 from tests.rooms.test_room_actor import FakeViewer
 from tests.services import redis_url
 
@@ -99,13 +102,13 @@ async def workers() -> AsyncIterator[tuple[Worker, Worker]]:
 async def test_forwarded_commands_look_the_owner_up_once(workers: tuple[Worker, Worker]) -> None:
     owner, other = workers
     async with asyncio.timeout(10):
-        code, seat, _ = await owner.registry.create("Ann")
+        code, seat, _ = await open_room(owner.registry, "Ann")
         room = await other.registry.get(code)
         assert isinstance(room, RemoteRoom)
         joined = await room.join(JoinRequest("Bob"))
         assert joined[0] == 1
         for n in range(10):
-            await room.command(seat, Chat(f"{n}"))
+            await room.command(Person(seat), Chat(f"{n}"))
     assert other.lookups == 1
     stored = await owner.registry.store.load_room(code)
     assert stored is not None
@@ -117,16 +120,16 @@ async def test_a_forwarded_command_the_room_refuses_raises_the_rooms_own_error_e
 ) -> None:
     owner, other = workers
     async with asyncio.timeout(10):
-        code, seat, _ = await owner.registry.create("Ann")
+        code, seat, _ = await open_room(owner.registry, "Ann")
         room = await other.registry.get(code)
         assert isinstance(room, RemoteRoom)
         with pytest.raises(RoomError) as refused:
-            await room.command(seat, from_wire({"type": "draw"}))
+            await room.command(Person(seat), COMMANDS.from_wire({"type": "draw"}))
         assert refused.value.code == "wrong_phase"  # the match has not started
         with pytest.raises(EngineError) as bad:
-            await room.command(seat, ChangeRules(rules={"bogus": 1}))
+            await room.command(Person(seat), ChangeRules(rules={"bogus": 1}))
         assert bad.value.code == "bad_rules"
-        await room.command(seat, Chat("ok"))
+        await room.command(Person(seat), Chat("ok"))
     stored = await owner.registry.store.load_room(code)
     assert stored is not None
     assert [r.command.get("type") for r in stored.records] == ["chat"]  # nothing else changed
@@ -141,19 +144,19 @@ async def test_a_rooms_owner_is_looked_up_again_once_a_new_owner_says_it_moved(
     hub.on_moved.append(forwarder.forget_owner)
     watcher = FakeViewer()
     async with asyncio.timeout(10):
-        code, seat, _ = await owner.registry.create("Ann")
+        code, seat, _ = await open_room(owner.registry, "Ann")
         room = await other.registry.get(code)
         assert isinstance(room, RemoteRoom)
         hub.attach(code, watcher)
         await other.redis.ready(f"room:{code}")
-        await room.command(seat, Chat("hi"))
-        await room.command(seat, Chat("hi"))
+        await room.command(Person(seat), Chat("hi"))
+        await room.command(Person(seat), Chat("hi"))
         assert other.lookups == 1
         await owner.bus.publish(f"room:{code}", {"control": "moved"})
         await owner.redis.flush()
         while watcher.closed is None:  # told to reconnect: the room runs elsewhere now
             await asyncio.sleep(0.01)
-        await room.command(seat, Chat("hi"))
+        await room.command(Person(seat), Chat("hi"))
     assert other.lookups == 2
 
 
@@ -163,16 +166,16 @@ async def test_an_owner_sends_a_rooms_events_to_redis_once_another_worker_asked_
     owner, other = workers
     bus = owner.bus
     async with asyncio.timeout(10):
-        code, seat, _ = await owner.registry.create("Ann")
+        code, seat, _ = await open_room(owner.registry, "Ann")
         room = await owner.registry.get(code)
         assert room is not None
-        await room.command(seat, Chat("alone"))
+        await room.command(Person(seat), Chat("alone"))
         assert bus.kept_local == 1 and not bus.wanted(f"room:{code}")
         remote = await other.registry.get(code)
         assert isinstance(remote, RemoteRoom)
         await remote.join(JoinRequest("Bob"))
         assert bus.wanted(f"room:{code}")
-        await room.command(seat, Chat("seen"))
+        await room.command(Person(seat), Chat("seen"))
         assert bus.kept_local == 1
         await owner.ownership.release(code)  # its lease gone: asked again once run again
         assert not bus.wanted(f"room:{code}")
@@ -183,8 +186,8 @@ async def test_after_losing_redis_a_worker_tells_its_sockets_of_rooms_run_elsewh
 ) -> None:
     owner, other = workers
     async with asyncio.timeout(10):
-        elsewhere, _, _ = await owner.registry.create("Ann")
-        here, _, _ = await other.registry.create("Bob")
+        elsewhere, _, _ = await open_room(owner.registry, "Ann")
+        here, _, _ = await open_room(other.registry, "Bob")
     bus = other.bus
     got: dict[str, list[dict[str, Any]]] = {elsewhere: [], here: []}
     for code, messages in got.items():
@@ -196,7 +199,7 @@ async def test_after_losing_redis_a_worker_tells_its_sockets_of_rooms_run_elsewh
 
 
 def chat(room: RoomHandle, seat: int, text: str) -> Awaitable[Any]:
-    return room.command(seat, from_wire({"type": "chat", "text": text}))
+    return room.command(Person(seat), COMMANDS.from_wire({"type": "chat", "text": text}))
 
 
 @contextlib.contextmanager
@@ -215,7 +218,7 @@ async def test_a_forwarded_command_gives_up_within_the_call_timeout_when_redis_f
     with private_redis() as server:
         async with running_workers(server.url, lease_seconds=1.0) as (owner, other):
             async with asyncio.timeout(10):
-                code, seat, _ = await owner.registry.create("Ann")
+                code, seat, _ = await open_room(owner.registry, "Ann")
                 room = await other.registry.get(code)
                 assert isinstance(room, RemoteRoom)
                 await chat(room, seat, "a")
@@ -234,7 +237,7 @@ async def test_a_move_on_the_rooms_owner_gives_up_within_a_lease_when_redis_free
     with private_redis() as server:
         async with running_workers(server.url, lease_seconds=1.0) as (owner, _other):
             async with asyncio.timeout(10):
-                code, seat, _ = await owner.registry.create("Ann")
+                code, seat, _ = await open_room(owner.registry, "Ann")
                 room = owner.registry.local(code)
                 assert room is not None
                 await chat(room, seat, "a")
@@ -281,7 +284,7 @@ async def test_a_sync_on_a_worker_that_does_not_own_the_room_never_goes_back_in_
     gets the state first and the event after it, never a state older than an event it has."""
     owner, other = workers
     async with asyncio.timeout(10):
-        code, seat, _ = await owner.registry.create("Ann")
+        code, seat, _ = await open_room(owner.registry, "Ann")
         room = owner.registry.local(code)
         remote = await other.registry.get(code)
         assert room is not None and isinstance(remote, RemoteRoom)
@@ -296,7 +299,7 @@ async def test_a_sync_on_a_worker_that_does_not_own_the_room_never_goes_back_in_
         async def command_behind_the_sync(message: Message) -> Any:
             result = await handle(message)
             if isinstance(message, Sync):
-                room.command_then(SeatCommand(seat, Chat("behind")), lambda _done: None)
+                room.command_then(SeatCommand(Person(seat), Chat("behind")), lambda _done: None)
             return result
 
         actor.handle = command_behind_the_sync  # type: ignore[method-assign]

@@ -20,6 +20,7 @@ from app.store.errors import Fenced
 from app.store.guarded import GuardedStore
 from app.store.memory import MemoryRoomStore
 from tests.cluster.leased import leased_registry
+from tests.rooms.opening import open_room
 from tests.services import redis_url
 
 
@@ -141,7 +142,7 @@ async def test_a_takeover_after_redis_lost_its_counters_moves_past_the_stores_ge
     old, old_place = leased_registry(first, bus, "w1", Settings(database_url="memory://"))
     try:
         async with asyncio.timeout(5):
-            code, _, _ = await old.create("Ann")
+            code, _, _ = await open_room(old, "Ann")
             for _ in range(3):  # a few takeovers: the store's generation is well above 1
                 await old_place.ownership.release(code)
                 await old.store.take_over(code, await old_place.ownership.claim(code))

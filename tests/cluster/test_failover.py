@@ -103,6 +103,31 @@ async def test_players_on_three_workers_play_a_full_match_and_see_only_their_own
         await client.close()
 
 
+async def test_every_worker_summarises_a_room_as_its_owner_does_lobby_match_and_after(
+    cluster: Cluster,
+) -> None:
+    """GET /api/rooms/{code} on a worker that does not run the room: the owner's phase and
+    whether it is open to join, not the stored meta's "in_match" (issue 27)."""
+    code, _, players = await spread_table(cluster)
+    ann = players[0]
+
+    async def summaries() -> list[dict[str, Any]]:
+        async with httpx.AsyncClient(timeout=TIMEOUT) as http:
+            return [(await http.get(f"{worker.http_url}/api/rooms/{code}")).json()
+                    for worker in cluster.workers]
+
+    assert [(s["phase"], s["open"], s["players"]) for s in await summaries()] == [
+        ("lobby", True, 3)] * 3
+    await ann.ok("start")
+    assert [(s["phase"], s["open"]) for s in await summaries()] == [("playing", False)] * 3
+    await play_until_round_over(players)
+    for client in players:
+        await client.event("match_over")
+    assert [(s["phase"], s["open"]) for s in await summaries()] == [("match_over", True)] * 3
+    for client in players:
+        await client.close()
+
+
 async def test_players_on_a_killed_socket_worker_show_as_gone_at_the_owner(
     cluster: Cluster,
 ) -> None:

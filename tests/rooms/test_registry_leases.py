@@ -15,11 +15,13 @@ from app.cluster.listing import PUBLIC_LISTING
 from app.cluster.redis_bus import RedisBus
 from app.config import Settings
 from app.engine.commands import Chat
-from app.rooms.commands import from_wire
+from app.rooms.command_table import COMMANDS
 from app.rooms.errors import RoomUnavailable
+from app.rooms.people import Person
 from app.store.base import StoredRoom
 from app.store.memory import MemoryRoomStore
 from tests.cluster.leased import leased_registry
+from tests.rooms.opening import open_room
 from tests.services import redis_url
 
 IDLE_SECONDS = 0.5
@@ -72,10 +74,10 @@ async def test_a_room_loaded_again_right_after_it_was_unloaded_keeps_its_new_lea
 
     redis.keys.unlist = unlist  # type: ignore[method-assign]
     async with asyncio.timeout(10):
-        code, seat, _ = await registry.create("Ann")
+        code, seat, _ = await open_room(registry, "Ann")
         room = registry.rooms[code]
-        await room.command(seat, from_wire({"type": "add_bot"}))
-        await room.command(seat, from_wire({"type": "start"}))
+        await room.command(Person(seat), COMMANDS.from_wire({"type": "add_bot"}))
+        await room.command(Person(seat), COMMANDS.from_wire({"type": "start"}))
         while code in registry.rooms:  # nobody connected: parked after IDLE_SECONDS
             await asyncio.sleep(0.01)
         again = await registry.get(code)  # asked for at once: loaded again, lease claimed
@@ -84,7 +86,7 @@ async def test_a_room_loaded_again_right_after_it_was_unloaded_keeps_its_new_lea
         holder = await redis.keys.lease_holder(lease_key(code))
         assert holder is not None and holder[0] == "a", holder
         assert worker.ownership.generations.get(code) == holder[1]
-        await again.command(seat, Chat("hi"))
+        await again.command(Person(seat), Chat("hi"))
 
 
 async def test_a_closed_room_asked_for_while_it_is_unloaded_still_gives_its_lease_up(
@@ -104,7 +106,7 @@ async def test_a_closed_room_asked_for_while_it_is_unloaded_still_gives_its_leas
     redis.keys.unlist = unlist  # type: ignore[method-assign]
     registry.store.load_room = load_room  # type: ignore[method-assign]
     async with asyncio.timeout(10):
-        code, _, _ = await registry.create("Ann")
+        code, _, _ = await open_room(registry, "Ann")
         while code in registry.rooms:  # nobody connected, no match: closed after a while
             await asyncio.sleep(0.01)
         assert await registry.get(code) is None  # closed: nothing to load
@@ -119,14 +121,14 @@ async def test_a_room_taken_over_by_another_worker_stays_in_the_shared_list(
     a, b = workers
     b.registry.settings = Settings(database_url="memory://")  # b's room is not unloaded
     async with asyncio.timeout(10):
-        code, seat, _ = await a.registry.create("Ann")  # public: listed at once
+        code, seat, _ = await open_room(a.registry, "Ann")  # public: listed at once
         stale = a.registry.rooms[code]
         await a.redis.keys.release(lease_key(code), "a")  # a's lease lapsed (it froze, say)
         assert await b.registry.get(code) is not None  # b took the room over
         await b.placement.listing.list_rooms({  # b's sweep tick lists it
             code: b.registry.summary(room) for code, room in b.registry.rooms.items()})
         with pytest.raises(RoomUnavailable):  # a's write is fenced out: its room stops
-            await stale.command(seat, Chat("stale"))
+            await stale.command(Person(seat), Chat("stale"))
         while code in a.registry.rooms:
             await asyncio.sleep(0.01)
         await asyncio.gather(*list(a.placement._releasing))
@@ -145,10 +147,10 @@ async def test_two_rooms_created_at_once_with_the_same_code_each_keep_a_lease(
     monkeypatch.setattr("app.rooms.registry.new_room_code", lambda: next(codes))
     registry = worker.registry
     async with asyncio.timeout(10):
-        made = await asyncio.gather(registry.create("Ann"), registry.create("Bob"))
+        made = await asyncio.gather(open_room(registry, "Ann"), open_room(registry, "Bob"))
         assert sorted(code for code, _, _ in made) == ["BDFG", "CXWP"]
         for code, seat, _ in made:
             assert code in worker.ownership.generations
             holder = await worker.redis.keys.lease_holder(lease_key(code))
             assert holder is not None and holder[0] == "a"
-            await registry.rooms[code].command(seat, Chat("hi"))
+            await registry.rooms[code].command(Person(seat), Chat("hi"))

@@ -10,10 +10,12 @@ from typing import Any
 from app.bus import InProcessBus
 from app.config import Settings
 from app.rooms import Hub, RoomError, RoomRegistry
-from app.rooms.commands import from_wire
+from app.rooms.command_table import COMMANDS
 from app.rooms.messages import JoinRequest
+from app.rooms.people import Person
 from app.store.base import RoomRecord
 from app.store.memory import MemoryRoomStore
+from tests.rooms.opening import open_room
 
 
 class RecordingStore(MemoryRoomStore):
@@ -34,6 +36,7 @@ class RecordingStore(MemoryRoomStore):
 class FakeViewer:
     def __init__(self, token_hash: str | None = None) -> None:
         self.seat: int | None = None
+        self.spectator: int | None = None
         self.watcher: int | None = None
         self.token_hash = token_hash
         self.frames: list[dict[str, Any]] = []
@@ -57,7 +60,7 @@ def settings(**changes: Any) -> Settings:
 
 
 async def make_room(registry: RoomRegistry) -> str:
-    code, _seat, _token = await registry.create("Ann", rules={"turn_seconds": 0}, seed=4)
+    code, _seat, _token = await open_room(registry, "Ann", rules={"turn_seconds": 0}, seed=4)
     room = await registry.get(code)
     assert room is not None
     await room.join(JoinRequest("Bob"))
@@ -73,7 +76,7 @@ async def test_every_event_is_stored_before_it_is_published() -> None:
         f"published {seq}" for seq, _public, _private in m.get("events", ())))
     room = await registry.get(code)
     assert room is not None
-    await room.command(0, from_wire({"type": "start"}))
+    await room.command(Person(0), COMMANDS.from_wire({"type": "start"}))
     published = [line for line in log if line.startswith("published")]
     assert len(published) >= 3
     for line in published:
@@ -95,7 +98,7 @@ async def test_a_failing_store_refuses_the_command_and_the_room_reloads_as_store
     await room.connect(viewer)
     store.fail_next = True
     try:
-        await room.command(0, from_wire({"type": "start"}))
+        await room.command(Person(0), COMMANDS.from_wire({"type": "start"}))
         raise AssertionError("the command should have been refused")
     except RoomError as exc:
         assert exc.code == "unavailable"
@@ -105,7 +108,7 @@ async def test_a_failing_store_refuses_the_command_and_the_room_reloads_as_store
     assert again is not None and again is not room
     # The unstored start never was.
     assert again.state.meta.phase == "lobby" and again.state.game is None
-    await again.command(0, from_wire({"type": "start"}))
+    await again.command(Person(0), COMMANDS.from_wire({"type": "start"}))
     assert again.state.game is not None
     await registry.close()
 

@@ -12,14 +12,18 @@ import pytest
 from app.engine import Game, preset
 from app.engine.commands import Chat
 from app.rooms import bots, chat, host, seating
-from app.rooms.commands import ChangeRules
+from app.rooms.commands import AddBot, ChangeRules, Kick
 from app.rooms.controls import Reseat, Revoke
 from app.rooms.errors import RoomError
 from app.rooms.messages import HostCheck
 from app.rooms.meta import IN_MATCH, LOBBY, RoomMeta, SeatInfo
-from app.rooms.state import RoomState
+from app.rooms.people import Person
+from app.rooms.state import Context, RoomState
+from app.store.records import StartLine
 
 RULES = preset("official", {"turn_seconds": 0}).to_dict()
+HOST = Person(seat=0)
+CTX = Context(now_ms=0)
 
 
 def lobby(*names: str, connected: bool = True, rules: dict[str, object] | None = None,
@@ -93,15 +97,15 @@ def test_leaving_a_match_hands_the_seat_and_its_cards_to_a_bot() -> None:
 def test_the_host_cannot_kick_itself_nor_a_bot_during_a_match() -> None:
     state = playing(lobby("Ann", "Bob"))
     with pytest.raises(RoomError) as itself:
-        host.kick(state, 0, 0)
+        host.kick(state, Person(0), Kick(0), CTX)
     assert itself.value.code == "bad_target"
     replaced = seating.replace_with_bot(state, 1, "kicked").state
     assert replaced is not None
     with pytest.raises(RoomError) as bot:
-        host.kick(replaced, 0, 1)
+        host.kick(replaced, Person(0), Kick(1), CTX)
     assert bot.value.code == "bad_target"
     with pytest.raises(RoomError) as nobody:
-        host.kick(state, 0, 7)
+        host.kick(state, Person(0), Kick(7), CTX)
     assert nobody.value.code == "bad_target"
 
 
@@ -110,9 +114,9 @@ def test_o_disconnect_a_bot_replaces_a_player_only_after_abandon_seconds() -> No
     away = seating.presence(state, 1, False, now=1_000, host_grace=10).state
     assert away is not None
     with pytest.raises(RoomError) as early:
-        host.add_bot(away, 1, now=1_000 + 59_000)
+        host.add_bot(away, HOST, AddBot(1), Context(1_000 + 59_000))
     assert early.value.code == "too_early"
-    taken = host.add_bot(away, 1, now=1_000 + 60_000).state
+    taken = host.add_bot(away, HOST, AddBot(1), Context(1_000 + 60_000)).state
     assert taken is not None and taken.meta.seats[1].bot
 
 
@@ -120,9 +124,9 @@ def test_a_league_fixes_its_rules_and_a_preset_keeps_them() -> None:
     fixed = {"scoring": "lowest_wins", "target": 50}
     state = lobby("Ann", fixed_rules=fixed, rules={**RULES, **fixed})
     with pytest.raises(RoomError) as refused:
-        host.change_rules(state, 0, ChangeRules(rules={"target": 1}))
+        host.change_rules(state, HOST, ChangeRules(rules={"target": 1}), CTX)
     assert refused.value.code == "forbidden"
-    changed = host.change_rules(state, 0, ChangeRules("house", {"target": 50})).state
+    changed = host.change_rules(state, HOST, ChangeRules("house", {"target": 50}), CTX).state
     assert changed is not None
     assert (changed.meta.rules["scoring"], changed.meta.rules["target"]) == ("lowest_wins", 50)
     assert changed.meta.preset == "house" and changed.meta.rules["jump_in"] is True
@@ -130,7 +134,8 @@ def test_a_league_fixes_its_rules_and_a_preset_keeps_them() -> None:
 
 def test_rules_change_between_matches_only() -> None:
     with pytest.raises(RoomError) as running:
-        host.change_rules(playing(lobby("Ann", "Bob")), 0, ChangeRules(rules={"jump_in": True}))
+        host.change_rules(playing(lobby("Ann", "Bob")), HOST, ChangeRules(rules={"jump_in": True}),
+                          CTX)
     assert running.value.code == "wrong_phase"
 
 
@@ -149,7 +154,8 @@ def test_starting_a_match_records_its_deal_and_counts_it() -> None:
     state = lobby("Ann", "Bob")
     plan = host.plan_match(state, fresh_seed=42, now=5)
     outcome = host.start_match(state, plan, "m9", 0)
-    assert outcome.record["seed"] == 42 and outcome.record["match"] == "m9"
+    assert isinstance(outcome.record, StartLine)
+    assert outcome.record.seed == 42 and outcome.record.match == "m9"
     assert outcome.state is not None and outcome.state.meta.phase == IN_MATCH
     assert outcome.state.meta.matches_started == 1 and isinstance(outcome.state.game, Game)
     assert outcome.events[0].kind == "match_started"
@@ -170,10 +176,10 @@ def test_the_host_role_passes_after_the_grace_to_the_next_connected_person() -> 
 
 def test_a_token_that_holds_no_seat_is_refused() -> None:
     state = lobby("Ann")
-    assert seating.seat_of(state.meta, "hash-Ann") == 0
-    assert seating.seat_of(state.meta, None) is None
+    assert seating.identify(state.meta, "hash-Ann") == Person(seat=0)
+    assert seating.identify(state.meta, None) == Person()
     with pytest.raises(RoomError) as bad:
-        seating.seat_of(state.meta, "hash-nobody")
+        seating.identify(state.meta, "hash-nobody")
     assert bad.value.code == "bad_token"
 
 
@@ -193,5 +199,5 @@ def test_bots_move_only_when_they_have_something_to_do_and_are_not_waited_for() 
 
 def test_lobby_chat_is_a_room_record_not_an_engine_command() -> None:
     outcome = chat.lobby_chat(2, Chat("hello"))
-    assert outcome.record == {"type": "chat", "text": "hello", "room": True}
+    assert outcome.record.to_command() == {"type": "chat", "text": "hello", "room": True}
     assert outcome.seat == 2 and outcome.events[0].public == {"seat": 2, "text": "hello"}

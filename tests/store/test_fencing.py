@@ -20,14 +20,16 @@ from app.cluster.redis_bus import RedisBus
 from app.config import Settings
 from app.engine.commands import Chat
 from app.rooms import RoomRegistry
-from app.rooms.commands import from_wire
+from app.rooms.command_table import COMMANDS
 from app.rooms.errors import RoomUnavailable
+from app.rooms.people import Person
 from app.store.base import RoomStore
 from app.store.db import create_engine, dispose_engine
 from app.store.errors import Fenced, RoomExists, UnknownRoom
 from app.store.memory import MemoryRoomStore
 from app.store.sql import SqlRoomStore
 from tests.cluster.leased import leased_registry
+from tests.rooms.opening import open_room
 from tests.services import redis_url
 
 from .conftest import fresh_url
@@ -164,15 +166,15 @@ async def test_a_fenced_room_stops_on_the_stale_worker_without_acknowledging(
     old, new = SqlRoomStore(engines[0]), SqlRoomStore(engines[1])
     registry = RoomRegistry(old, InProcessBus(), Settings(database_url=url))
     try:
-        code, seat, _ = await registry.create("Ann")
+        code, seat, _ = await open_room(registry, "Ann")
         await old.take_over(code, 1)  # this worker's lease: generation 1
         room = await registry.get(code)
         assert room is not None
-        await room.command(seat, from_wire({"type": "add_bot"}))
+        await room.command(Person(seat), COMMANDS.from_wire({"type": "add_bot"}))
 
         await new.take_over(code, 2)  # another worker took the room over
         with pytest.raises(RoomUnavailable):
-            await room.command(seat, from_wire({"type": "add_bot"}))
+            await room.command(Person(seat), COMMANDS.from_wire({"type": "add_bot"}))
         async with asyncio.timeout(5):
             while code in registry.rooms:
                 await asyncio.sleep(0.01)
@@ -268,8 +270,8 @@ async def test_a_worker_forgets_the_fences_of_the_rooms_it_lost(worker_store: Wo
     a, b = registries
     try:
         async with asyncio.timeout(10):
-            dropped, _, _ = await a.create("Ann")
-            failed, seat, _ = await a.create("Bea")
+            dropped, _, _ = await open_room(a, "Ann")
+            failed, seat, _ = await open_room(a, "Bea")
             assert set(fences(stores[0])) == {dropped, failed}
             stale = a.rooms[failed]
             for code in (dropped, failed):  # a's leases lapse (it froze), b takes the rooms
@@ -278,7 +280,7 @@ async def test_a_worker_forgets_the_fences_of_the_rooms_it_lost(worker_store: Wo
             assert set(fences(stores[1])) == {dropped, failed}
 
             with pytest.raises(RoomUnavailable):  # a's write is fenced out: the room stops
-                await stale.command(seat, Chat("stale"))
+                await stale.command(Person(seat), Chat("stale"))
             while failed in a.rooms:
                 await asyncio.sleep(0.01)
             for code in await owners[0].renew_all():  # a sees its leases are gone

@@ -198,7 +198,7 @@ async def test_concurrent_appends_share_a_commit_and_are_durable_on_return(
 
         await asyncio.gather(*(play(code) for code in codes))
         assert store.largest_batch > 1
-        assert store.batches < len(codes) * 4
+        assert store.transactions < len(codes) * 4
     finally:
         await other.dispose()
 
@@ -285,7 +285,7 @@ async def test_on_postgres_appends_that_arrive_during_a_batch_go_together_in_the
     try:
         for code in ("SLOW", "B", "C"):
             await store.create_room(code, {})
-        before = store.batches
+        before = store.transactions
         async with engine.connect() as locker:
             await locker.execute(text("SELECT 1 FROM rooms WHERE code = 'SLOW' FOR UPDATE"))
             slow = asyncio.create_task(store.append("SLOW", record(1), None))
@@ -297,7 +297,7 @@ async def test_on_postgres_appends_that_arrive_during_a_batch_go_together_in_the
             await locker.rollback()  # the slow batch ends within SECOND_WRITER_SECONDS
         async with asyncio.timeout(5):
             await asyncio.gather(slow, *later)
-        assert store.batches - before == 2  # SLOW, then B and C together
+        assert store.transactions - before == 2  # SLOW, then B and C together
         assert store.largest_batch == 2
     finally:
         await dispose_engine(engine)

@@ -214,6 +214,7 @@ export const en = {
   "error.not_found": "Not found.",
   "error.room_not_found": "There is no room with that code.",
   "error.room_full": "This room is full.",
+  "error.room_crowded": "This room has as many spectators as it can take.",
   "error.already_started": "This game has already started.",
   "error.network": "Cannot reach the server. Check your connection.",
   "error.unknown": "Unexpected error.",

@@ -215,6 +215,7 @@ export const ko = {
   "error.not_found": "찾을 수 없습니다.",
   "error.room_not_found": "그 코드의 방이 없습니다.",
   "error.room_full": "방이 꽉 찼습니다.",
+  "error.room_crowded": "이 방은 관전자를 더 받을 수 없습니다.",
   "error.already_started": "이미 시작된 게임입니다.",
   "error.network": "서버에 연결할 수 없습니다. 인터넷 연결을 확인하세요.",
   "error.unknown": "예상하지 못한 오류입니다.",

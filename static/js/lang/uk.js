@@ -217,6 +217,7 @@ export const uk = {
   "error.not_found": "Не знайдено.",
   "error.room_not_found": "Кімнати з таким кодом немає.",
   "error.room_full": "Кімната заповнена.",
+  "error.room_crowded": "У кімнаті вже стільки глядачів, скільки вона вміщує.",
   "error.already_started": "Гра вже почалася.",
   "error.network": "Не вдається зв'язатися із сервером. Перевірте з'єднання.",
   "error.unknown": "Неочікувана помилка.",

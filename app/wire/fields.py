@@ -12,15 +12,16 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PlainSerializer,
     PlainValidator,
     StrictBool,
     StrictInt,
 )
 
 from app.engine import Card, EngineError, card_text, parse_card, parse_color
-from app.engine.cards import Color
+from app.engine.cards import Color, color_text
 
-from .text import SafeText
+from .text import SafeText, safe_text
 
 MAX_ID = 64
 MAX_DB_ID = 2**53  # ids and seeds: exact in JavaScript, and within a BIGINT
@@ -40,13 +41,27 @@ def _card_text(value: object) -> str:
     return card_text(parse_card(value))
 
 
-CardField = Annotated[Card, _engine_value(parse_card)]
-ColorField = Annotated[Color, _engine_value(parse_color)]
+# Read as the engine's values; written back (``model_dump(mode="json")``) as the wire's strings.
+CardField = Annotated[Card, _engine_value(parse_card),
+                      PlainSerializer(card_text, when_used="json")]
+ColorField = Annotated[Color, _engine_value(parse_color),
+                       PlainSerializer(color_text, when_used="json")]
 CardText = Annotated[str, _engine_value(_card_text)]  # the card string, normalized
 Seat = Annotated[StrictInt, Field(ge=0, le=9)]
-MessageId = Annotated[SafeText, Field(min_length=1, max_length=MAX_ID)] | Annotated[
-    StrictInt, Field(ge=-MAX_DB_ID, le=MAX_DB_ID)
-]
+BAD_ID = (f"'id' must be a string of 1 to {MAX_ID} characters or a whole number from -2^53 "
+          "to 2^53")
+
+
+def message_id(value: object) -> str | int:
+    """A message's ``id``: what the client matches its ``ack`` or ``error`` by."""
+    if isinstance(value, str) and 1 <= len(value) <= MAX_ID:
+        return safe_text(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= MAX_DB_ID:
+        return value
+    raise ValueError(BAD_ID)
+
+
+MessageId = Annotated[str | int, PlainValidator(message_id)]
 # A secret key or token as the server hands them out (URL-safe base64).
 Secret = Annotated[str, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
 
