@@ -26,6 +26,8 @@ class SeatInfo:
     disconnected_ms: int | None = None  # when the last connection of this seat closed
     stand_in: bool = False  # a bot holding the seat of a player who left mid-match
     device: str | None = None  # the hash of the browser's device key (O-BAN)
+    away: bool = False  # O-IDLE: a bot plays the seat until its person is back
+    timeouts: int = 0  # O-IDLE: turns in a row that ran out
 
     @property
     def human(self) -> bool:

@@ -27,10 +27,11 @@ class SeatSpec:
     player_id: int | None = None
     bot: bool = False
     device: str | None = None
+    away: bool = False  # O-IDLE: played by a bot from the start (TR-ABSENT)
 
     def seat(self) -> SeatInfo:
         return SeatInfo(self.name, self.token_hash, bot=self.bot, player_id=self.player_id,
-                        connected=self.bot, device=self.device)
+                        connected=self.bot, device=self.device, away=self.away)
 
 
 @dataclass(frozen=True, slots=True)
