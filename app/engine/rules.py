@@ -37,6 +37,7 @@ _RANGES: Final[dict[str, tuple[int, int]]] = {
     "turn_seconds": (0, 600),
     "uno_grace_ms": (0, 5000),
     "abandon_seconds": (0, 3600),
+    "idle_timeouts": (0, 10),
     "slap_seconds": (1, 30),
     "target": (1, 100000),
     "hand_limit": (0, 100),
@@ -93,6 +94,7 @@ class RuleSet:
     misplay_penalty: int = 0
     turn_seconds: int = 30
     abandon_seconds: int = 60
+    idle_timeouts: int = 2  # O-IDLE: turns in a row that ran out before a bot plays the seat
     slap_seconds: int = 3
     custom_cards: tuple[CustomCard, CustomCard, CustomCard] = field(default_factory=_default_custom)
     # Section 8b: rules from online tables.

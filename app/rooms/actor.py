@@ -19,11 +19,11 @@ from app.engine.commands import Command, Timeout
 from app.store.base import RoomStore
 from app.store.records import EngineLine, Line
 
-from . import audience, bots, seating, spectators
+from . import audience, bots, idle, seating, spectators
 from .audience import ReactionWindow
 from .codes import new_token, token_hash
 from .command_table import COMMANDS, Decision, Engine, sender_of
-from .commands import ClientCommand
+from .commands import Back, ClientCommand
 from .controls import Control, Revoke
 from .errors import RATE_LIMITED, WRONG_PHASE, RoomError, too_late_or
 from .host import StartPlan, start_match
@@ -113,6 +113,9 @@ class RoomActor:
         spec.permit(sender_of(self.state.meta, person))
         if spec.room_rate and not self._reactions.allow(time.monotonic()):
             raise RoomError(RATE_LIMITED, "this room has many reactions right now")
+        seat = person.seat
+        if seat is not None and self.state.meta.seats[seat].away and not isinstance(command, Back):
+            await self._apply(idle.set_away(self.state, seat, False))  # O-IDLE: back at once
         if isinstance(spec.applies, Engine):
             await self._engine_for(person, command, seen)  # type: ignore[arg-type]
         else:
@@ -149,7 +152,17 @@ class RoomActor:
             raise RoomError(WRONG_PHASE, "the match has not started yet")
         now = self._clock()
         events = game.apply(seat if seat is not None else 0, command, now)
-        await self._commit(seat, EngineLine(command), events, now)
+        # O-IDLE: turns that ran out count; a person's own move ends the count.
+        before = self.state
+        due: list[int] = []
+        if isinstance(command, Timeout):
+            self.state, due = idle.count_timeouts(self.state, events)
+        else:
+            self.state = idle.acted(self.state, seat)
+        await self._commit(seat, EngineLine(command), events, now,
+                           meta_changed=self.state.meta is not before.meta)
+        for away in due:
+            await self._apply(idle.set_away(self.state, away, True))
 
     async def _commit(self, seat: int | None, record: Line, events: list[Any],
                       now: int | None = None, meta_changed: bool = False,
@@ -157,6 +170,8 @@ class RoomActor:
         await self.journal.commit(self.state, seat, record.to_command(), events,
                                   self._clock() if now is None else now, meta_changed,
                                   controls)
+        for gone in idle.gone_on_turn(self.state):  # O-DISCONNECT: nobody there to play
+            await self._apply(idle.set_away(self.state, gone, True))
         self.schedule_bots()
 
     async def _apply(self, outcome: Outcome) -> Any:

@@ -1,6 +1,7 @@
-"""Bots at a room's table: the policy (app.engine.bots) chooses, the room adds a human-like
-delay (``waiting_bots`` says which bots need a move scheduled), and the move goes through the
-same engine path as a person's. Pure: the RNG is the room's, passed in."""
+"""Bots at a room's table, and the bot that plays an away seat (O-IDLE): the policy
+(app.engine.bots) chooses, the room adds a human-like delay (``waiting_bots`` says which seats
+need a move scheduled), and the move goes through the same engine path as a person's. Pure: the
+RNG is the room's, passed in."""
 
 from __future__ import annotations
 
@@ -19,13 +20,14 @@ def waiting_bots(state: RoomState, scheduled: Set[int], rng: random.Random) -> l
     if game is None or not state.playing:
         return []
     return [seat for seat, info in enumerate(state.meta.seats)
-            if info.bot and seat not in scheduled and seat < game.state.players
+            if (info.bot or info.away) and seat not in scheduled and seat < game.state.players
             and choose_command(game, seat, rng) is not None]
 
 
 def bot_move(state: RoomState, seat: int, rng: random.Random) -> Command | None:
     """The bot's move now (the table may have moved on since it was scheduled), or None."""
     game = state.game
-    if game is None or not state.playing or not state.meta.seats[seat].bot:
+    info = state.meta.seats[seat] if seat < len(state.meta.seats) else None
+    if game is None or not state.playing or info is None or not (info.bot or info.away):
         return None
     return choose_command(game, seat, rng)

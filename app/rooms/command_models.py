@@ -33,6 +33,7 @@ from app.wire.text import ChatText, SafeText
 from .commands import (
     REACTIONS,
     AddBot,
+    Back,
     ChangeRules,
     ClientCommand,
     Kick,
@@ -147,6 +148,7 @@ SIMPLE: dict[str, ClientCommand] = {
     "start": StartMatch(),
     "leave": Leave(),
     "rematch": Rematch(),
+    "back": Back(),
 }
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from app.engine import commands as engine
 from app.engine.errors import BadCommand
 
-from . import audience, chat, host, seating
+from . import audience, chat, host, idle, seating
 from .command_models import (
     SIMPLE,
     AddBotMsg,
@@ -155,6 +155,7 @@ COMMANDS = CommandTable([
     CommandSpec("chat", ChatMsg, engine.Chat, ALL, chat.said),
     CommandSpec("react", ReactMsg, React, ALL, audience.react, room_rate=True),
     _simple("leave", P, seating.leave_seat),
+    _simple("back", P, idle.back),
     _simple("start", H, host.start),
     _simple("next_round", H, ENGINE),
     _simple("rematch", H, host.rematch),

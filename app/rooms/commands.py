@@ -49,6 +49,11 @@ class Rematch:
     who left (their bots) are freed first."""
 
 
+@dataclass(frozen=True, slots=True)
+class Back:
+    """O-IDLE: take one's away seat again (any other command does too)."""
+
+
 # Reactions anyone at the table or watching may send: a small fixed set.
 REACTIONS = ("👏", "🔥", "😂", "😮", "😱", "🎉", "👀", "💀")
 
@@ -60,5 +65,5 @@ class React:
     emoji: str
 
 
-RoomCommand = StartMatch | ChangeRules | AddBot | Kick | Leave | Rematch | React
+RoomCommand = StartMatch | ChangeRules | AddBot | Kick | Leave | Rematch | React | Back
 ClientCommand = Command | RoomCommand

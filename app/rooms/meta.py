@@ -90,7 +90,8 @@ class RoomMeta:
 
     def public_seats(self) -> list[dict[str, Any]]:
         return [
-            {"seat": s, "name": info.name, "bot": info.bot, "connected": info.connected or info.bot}
+            {"seat": s, "name": info.name, "bot": info.bot,
+             "connected": info.connected or info.bot, "away": info.away}
             for s, info in enumerate(self.seats)
         ]
 

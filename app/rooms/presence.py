@@ -89,4 +89,5 @@ class BotThinking:
 
     @staticmethod
     def any_bot(state: RoomState) -> bool:
-        return any(info.bot for info in state.meta.seats)
+        """Does a bot play any seat (a bot's own, or an away one)?"""
+        return any(info.bot or info.away for info in state.meta.seats)

@@ -161,6 +161,15 @@ class SpectatorNamed(RoomLine):
     name: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class SeatAway(RoomLine):
+    """O-IDLE: a bot plays ``seat`` from now on (``away``), or its person is back."""
+
+    kind: ClassVar[str] = "away"
+    seat: int
+    away: bool
+
+
 Line = StartLine | EngineLine | RoomLine
 
 

@@ -18,6 +18,7 @@ from app.config import Settings
 from app.engine import parse_command
 from app.jsonwire import compact_json
 from app.rooms import RoomError, RoomRegistry
+from app.rooms.codes import token_hash
 from app.rooms.command_table import COMMANDS, Engine, Sender, sender_of
 from app.rooms.messages import JoinRequest
 from app.rooms.meta import RoomMeta, SeatInfo
@@ -27,6 +28,7 @@ from app.rooms.room import Room
 from app.store.memory import MemoryRoomStore
 from app.store.records import LEGACY_ROOM_KINDS, EngineLine, goes_to_engine, replay
 from tests.rooms.opening import open_room
+from tests.rooms.test_room_actor import FakeViewer
 
 # One message of each command, as a client sends it (every field the command has, where it
 # can carry one).
@@ -46,6 +48,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "chat": {"type": "chat", "text": "good game"},
     "react": {"type": "react", "emoji": "🎉"},
     "leave": {"type": "leave"},
+    "back": {"type": "back"},
     "start": {"type": "start"},
     "next_round": {"type": "next_round"},
     "rematch": {"type": "rematch"},
@@ -129,6 +132,8 @@ TARGET_LOW = {"turn_seconds": 0, "target": 1}  # one round ends the match
 TARGET_HIGH = {"turn_seconds": 0, "target": 500}
 ANN_GOES_OUT = {"dealer": 1, "hands": [["R1"], ["G2", "G3", "Y4"]], "discard": "R5",
                 "draw_pile": ["B1", "B2", "B3", "B4"]}
+BOB_GOES_AWAY = {"dealer": 1, "hands": [["R1", "R2"], ["G2", "G3", "Y4"]], "discard": "R5",
+                 "draw_pile": ["B3", "B4", "B5", "B6"]}  # Bob's draw plays nothing
 
 
 class Applied:
@@ -143,12 +148,20 @@ class Applied:
         self.names.add(name)
 
 
+def without_presence(meta: dict[str, Any]) -> dict[str, Any]:
+    """The meta but who is connected (every socket dies with its worker: a rebuilt room starts
+    with every person disconnected)."""
+    seats = [{k: v for k, v in seat.items() if k not in ("connected", "disconnected_ms")}
+             for seat in meta["seats"]]
+    return {**meta, "seats": seats}
+
+
 async def rebuilt_equals_live(store: MemoryRoomStore, room: Room) -> None:
     stored = await store.load_room(room.code)
     assert stored is not None
     state, seq, _history = rebuilt_state(stored, 0)
     assert seq == room.seq
-    assert state.meta.to_dict() == room.state.meta.to_dict()
+    assert without_presence(state.meta.to_dict()) == without_presence(room.state.meta.to_dict())
     live, again = room.state.game, state.game
     assert (live is None) == (again is None)
     if live is not None and again is not None:
@@ -162,12 +175,14 @@ async def test_every_room_command_is_recorded_and_the_room_rebuilds_the_same() -
                                      bot_delay_ms=(60_000, 60_000)))
     ann, bob, cid = Person(seat=0), Person(seat=1), Person(seat=2)
     # A room that plays a round and deals the next.
-    code, _, _ = await open_room(registry, "Ann", rules=TARGET_HIGH, deal=ANN_GOES_OUT, seed=3)
+    code, _, ann_token = await open_room(registry, "Ann", rules=TARGET_HIGH, deal=BOB_GOES_AWAY,
+                                         seed=3)
     room = registry.local(code)
     assert room is not None
     applied = Applied(room)
-    await room.join(JoinRequest("Bob"))
+    _, bob_token = await room.join(JoinRequest("Bob"))
     await room.join(JoinRequest("Cid"))
+    await room.connect(FakeViewer(token_hash(ann_token)))
     await applied.send(ann, "rules", rules={"jump_in": True})
     await applied.send(ann, "add_bot")
     await applied.send(ann, "kick", seat=3)
@@ -178,6 +193,11 @@ async def test_every_room_command_is_recorded_and_the_room_rebuilds_the_same() -
     await applied.send(ann, "start")
     await applied.send(bob, "chat", text="during the match")
     await applied.send(ann, "play", card="R1")
+    assert room.state.meta.seats[1].away  # O-IDLE: Bob's turn came while he was away
+    await room.connect(FakeViewer(token_hash(bob_token)))
+    await applied.send(bob, "back")
+    await applied.send(bob, "draw")
+    await applied.send(ann, "play", card="R2")
     await applied.send(ann, "next_round")
     await rebuilt_equals_live(store, room)
     # A room whose match ends at once, then plays again.

@@ -12,8 +12,9 @@ async def test_resume_with_since_sends_exactly_the_missed_events(
     live_server: ServerProcess,
 ) -> None:
     hands = [["R1", "R2", "R3", "B7"], ["R4", "R6", "R8", "Y8"], ["Y1", "Y2", "R9", "G1"]]
-    table = await make_table(live_server, ["Ann", "Bob", "Cy"], seed=9, rules=NO_TIMER,
-                             deal=deal(hands))
+    # O-IDLE off: with it a bot would take Cy's turn while Cy is gone (tests/rooms/test_idle.py).
+    table = await make_table(live_server, ["Ann", "Bob", "Cy"], seed=9,
+                             rules={**NO_TIMER, "idle_timeouts": 0}, deal=deal(hands))
     ann, bob, cy = table.players
     await ann.ok("start")
     await ann.ok("play", card="R1")

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from app.engine import Game, preset
+from app.engine import Event, Game, preset
 from app.engine.commands import Chat
-from app.rooms import bots, chat, host, seating
-from app.rooms.commands import AddBot, ChangeRules, Kick
+from app.rooms import bots, chat, host, idle, seating
+from app.rooms.commands import AddBot, Back, ChangeRules, Kick
 from app.rooms.controls import Reseat, Revoke
 from app.rooms.errors import RoomError
 from app.rooms.messages import HostCheck
@@ -201,3 +201,33 @@ def test_lobby_chat_is_a_room_record_not_an_engine_command() -> None:
     outcome = chat.lobby_chat(2, Chat("hello"))
     assert outcome.record.to_command() == {"type": "chat", "text": "hello", "room": True}
     assert outcome.seat == 2 and outcome.events[0].public == {"seat": 2, "text": "hello"}
+
+
+def test_o_idle_turns_that_ran_out_count_in_a_row_and_a_move_of_ones_own_ends_the_count() -> None:
+    state = playing(lobby("Ann", "Bob"))
+    ran_out = [Event("timed_out", {"seat": 1, "waited": "turn"})]
+    once, due = idle.count_timeouts(state, ran_out)
+    assert due == [] and once.meta.seats[1].timeouts == 1 and state.meta.seats[1].timeouts == 0
+    twice, due = idle.count_timeouts(once, ran_out)
+    assert twice.meta.seats[1].timeouts == 2
+    assert due == [1]
+    assert idle.acted(once, 1).meta.seats[1].timeouts == 0
+    assert idle.acted(state, 1) is state  # nothing to reset: nothing stored
+    slap = [Event("timed_out", {"seat": 1, "waited": "slap"})]  # the caller is not idle
+    assert idle.count_timeouts(state, slap) == (state, [])
+    off = playing(lobby("Ann", "Bob", rules={**RULES, "idle_timeouts": 0}))
+    assert idle.count_timeouts(off, ran_out) == (off, [])
+
+
+def test_o_idle_the_seat_the_table_waits_for_goes_away_when_nobody_is_there() -> None:
+    state = playing(lobby("Ann", "Bob", connected=False))
+    assert state.game is not None
+    waited = state.game.waiting_on()
+    assert idle.gone_on_turn(state) == waited
+    away = idle.set_away(state, waited[0], True)
+    assert away.state is not None and away.state.meta.seats[waited[0]].away
+    assert idle.gone_on_turn(away.state) == []
+    assert idle.gone_on_turn(playing(lobby("Ann", "Bob"))) == []  # everyone is here
+    with pytest.raises(RoomError) as not_away:
+        idle.back(state, Person(seat=waited[0]), Back(), CTX)
+    assert not_away.value.code == "nothing_to_do"
