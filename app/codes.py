@@ -37,6 +37,8 @@ class Err(StrEnum):
     NOT_ENOUGH_PLAYERS = "not_enough_players"
     ROOM_FULL = "room_full"
     ROOM_CROWDED = "room_crowded"
+    BANNED = "banned"
+    APPROVAL_REQUIRED = "approval_required"
     ALREADY_STARTED = "already_started"
     UNKNOWN_ROOM = "unknown_room"
     UNAVAILABLE = "unavailable"
@@ -82,7 +84,11 @@ ERRORS: dict[Err, str] = {
     Err.NOT_ENOUGH_PLAYERS: "`start` with fewer than 2 seats",
     Err.ROOM_FULL: "no free seat (join, add_bot)",
     Err.ROOM_CROWDED: "the room keeps as many named spectators as it takes, every one of them "
-                      "watching or queued (watch, HTTP 409)",
+                      "watching or queued (watch, HTTP 409); as many bans as it keeps (ban)",
+    Err.BANNED: "the host banned this person from the room (join, watch: HTTP 403; a socket "
+                "closes 4403)",
+    Err.APPROVAL_REQUIRED: "a room with `approval_watch` lets no anonymous spectator in: ask "
+                           "to watch (the socket closes 4403)",
     Err.ALREADY_STARTED: "join during a match",
     Err.UNKNOWN_ROOM: "no such room (HTTP 404)",
     Err.UNAVAILABLE: "the room cannot answer now: its store failed, it is moving to another "
@@ -118,7 +124,9 @@ class Close(IntEnum):
 CLOSES: dict[Close, str] = {
     Close.BAD_QUERY: "bad query parameters (`since` not a whole number, an empty `token`)",
     Close.BAD_TOKEN: "bad token: it holds no seat in this room (or the seat was taken away)",
-    Close.KICKED: "removed: the host kicked this seat, or the player left",
+    Close.KICKED: "removed: the host kicked, banned or did not admit this person (or the "
+                  "request lapsed), the player left; an anonymous spectator where watching "
+                  "needs approval",
     Close.UNKNOWN_ROOM: "unknown room (or too many unknown codes from this client)",
     Close.TOO_SLOW: "too slow: frames were waiting unread (the connection is cut soon after)",
     Close.ROOM_GONE: "the room was closed",

@@ -29,6 +29,9 @@ class Settings(BaseSettings):
     max_rooms: int = 5000
     idle_seconds: float = 600.0  # a room nobody is connected to is unloaded after this
     host_grace_seconds: float = 10.0  # a disconnected host keeps the role this long
+    # O-IDLE: a player gone this long when the turn comes to them is played by a bot (a reload
+    # or a network blip is not gone).
+    away_grace_seconds: float = 5.0
     bot_delay_ms: tuple[int, int] = (700, 1600)  # a bot "thinks" this long before acting
     snapshot_every: int = 100  # records between engine snapshots
     # Events kept per room for ``since`` resumes (older: a fresh state). 64 events are a

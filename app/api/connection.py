@@ -35,6 +35,7 @@ class Connection:
         self.seat: int | None = None
         self.spectator: int | None = None
         self.watcher: int | None = None
+        self.request: int | None = None
         self.buffer_limit = buffer_limit
         self.ready = False  # False until ``begin``: frames wait in ``_early``
         self._early: list[tuple[int, str]] = []

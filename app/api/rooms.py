@@ -9,11 +9,12 @@ from typing import Annotated, Any
 
 import segno
 from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
 
 from app.codes import Err
 from app.rooms import RoomHandle, RoomNotFound
 from app.rooms.codes import is_room_code, new_token, token_hash
-from app.rooms.messages import JoinRequest, WatchRequest
+from app.rooms.messages import Granted, JoinRequest, WatchRequest
 from app.rooms.spec import RoomSpec, SeatSpec
 
 from .deps import Services, ServicesDep
@@ -22,6 +23,7 @@ from .schemas import (
     ERRORS,
     CreateRoom,
     JoinRoom,
+    RequestGranted,
     RoomSummary,
     SeatGranted,
     SpectatorGranted,
@@ -104,6 +106,9 @@ async def create_room(
         deal=None if body.deal is None else body.deal.model_dump(),
         league=None if body.league is None else str(body.league),
         fixed_rules=fixed,
+        approval=body.approval,
+        approval_watch=body.approval_watch,
+        approval_seconds=body.approval_seconds,
     )
     code = await registry.create(spec, creator=client)
     return {"code": code, "seat": 0, "token": token}
@@ -114,31 +119,45 @@ def device_hash(device: str | None) -> str | None:
     return None if device is None else token_hash(device)
 
 
-@router.post("/{code}/join", response_model=SeatGranted)
+WAITING: dict[int | str, dict[str, Any]] = {
+    202: {"model": RequestGranted, "description": "O-APPROVAL: waiting for the host"}}
+
+
+def _waiting(code: str, granted: Granted) -> JSONResponse:
+    return JSONResponse({"code": code, "request": granted.request, "token": granted.token},
+                        status_code=202)
+
+
+@router.post("/{code}/join", response_model=SeatGranted, responses=WAITING)
 async def join_room(
     code: str, body: JoinRoom, request: Request, services: ServicesDep
-) -> dict[str, Any]:
-    """Take the next free seat (between matches only)."""
+) -> Any:
+    """Take the next free seat (between matches only); in a room with ``approval``, ask the
+    host for one (202: the token waits for the host's answer)."""
     client = services.client(request)
     _count_token(services, client)
     room = await find_room(services, code, client)
-    seat, token = await room.join(JoinRequest(body.name, body.player_key,
-                                              device_hash(body.device)))
-    return {"code": room.code, "seat": seat, "token": token}
+    granted = await room.join(JoinRequest(body.name, body.player_key, device_hash(body.device)))
+    if granted.request is not None:
+        return _waiting(room.code, granted)
+    return {"code": room.code, "seat": granted.seat, "token": granted.token}
 
 
-@router.post("/{code}/watch", response_model=SpectatorGranted)
+@router.post("/{code}/watch", response_model=SpectatorGranted, responses=WAITING)
 async def watch_room(
     code: str, body: WatchRoom, request: Request, services: ServicesDep
-) -> dict[str, Any]:
+) -> Any:
     """A spectator's own token: connecting with it keeps one identity (an id, a name) across
-    reconnects and workers; a socket with no token stays an anonymous spectator."""
+    reconnects and workers; a socket with no token stays an anonymous spectator. With
+    ``approval_watch`` the host decides (202)."""
     client = services.client(request)
     _count_token(services, client)
     room = await find_room(services, code, client)
-    spectator, token = await room.watch(WatchRequest(body.name, body.player_key,
-                                                     device_hash(body.device)))
-    return {"code": room.code, "spectator": spectator, "token": token}
+    granted = await room.watch(WatchRequest(body.name, body.player_key,
+                                            device_hash(body.device)))
+    if granted.request is not None:
+        return _waiting(room.code, granted)
+    return {"code": room.code, "spectator": granted.spectator, "token": granted.token}
 
 
 @router.get("", response_model=list[RoomSummary])

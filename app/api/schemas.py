@@ -40,6 +40,10 @@ class CreateRoom(_Body):
     device: Secret | None = Field(
         None, description="a key the browser keeps: a ban (O-BAN) holds it, not the name")
     league: DbId | None = Field(None, description="a league id, as POST /api/leagues gave it")
+    approval: StrictBool = Field(False, description="O-APPROVAL: joining waits for the host")
+    approval_watch: StrictBool = Field(False, description="and so does watching")
+    approval_seconds: Annotated[StrictInt, Field(ge=10, le=3600)] = Field(
+        120, description="a join request left unanswered this long lapses")
 
 
 class JoinRoom(_Body):
@@ -52,6 +56,12 @@ class WatchRoom(_Body):
     name: Name | None = Field(None, description="the name other spectators see")
     player_key: Secret | None = None
     device: Secret | None = None
+
+
+class RequestGranted(BaseModel):
+    code: str
+    request: int = Field(description="the join request, waiting for the host (O-APPROVAL)")
+    token: str = Field(description="the person's token: once admitted it holds their place")
 
 
 class SpectatorGranted(BaseModel):
@@ -71,6 +81,7 @@ class SeatView(BaseModel):
     name: str
     bot: bool
     connected: bool
+    away: bool = False
 
 
 class RoomSummary(BaseModel):
@@ -87,6 +98,8 @@ class RoomSummary(BaseModel):
     match: str | None
     open: bool = Field(description="seats are free and no match is running")
     created_ms: int = Field(0, description="when the room was made (epoch milliseconds)")
+    approval: bool = Field(False, description="O-APPROVAL: joining waits for the host")
+    tournament: dict[str, Any] | None = Field(None, description="a tournament's table")
 
 
 class ErrorDetail(BaseModel):

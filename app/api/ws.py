@@ -122,7 +122,9 @@ async def _serve(ws: WebSocket, services: Services, client: str, code: str,
         try:
             await room.connect(conn, query.since)
         except RoomError as exc:
-            close = Close.BAD_TOKEN if exc.code == "bad_token" else Close.TRY_LATER
+            close = (Close.BAD_TOKEN if exc.code == "bad_token"
+                     else Close.KICKED if exc.status == 403  # banned; approval to watch
+                     else Close.TRY_LATER)
             await ws.close(close, exc.message[:100])
             return
         except Exception:  # Redis failed under the forwarded connect: try again

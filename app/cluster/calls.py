@@ -13,7 +13,7 @@ from app.engine import EngineError
 from app.rooms.command_table import COMMANDS
 from app.rooms.commands import ClientCommand
 from app.rooms.errors import RoomError, RoomUnavailable
-from app.rooms.messages import Admission, JoinRequest, WatchRequest
+from app.rooms.messages import Admission, Granted, JoinRequest, WatchRequest
 from app.rooms.people import Person
 
 
@@ -78,14 +78,6 @@ class Frames:
 
 
 @dataclass(frozen=True, slots=True)
-class Granted:
-    """A seat (``join``) or a named spectator's id (``watch``), and its token."""
-
-    number: int
-    token: str
-
-
-@dataclass(frozen=True, slots=True)
 class Summary:
     summary: dict[str, Any]
 
@@ -123,11 +115,13 @@ WorkerMessage = Call | Reply | CloseSocket
 
 
 def _person(data: dict[str, Any]) -> Person:
-    return Person(data.get("seat"), data.get("spectator"), data.get("watcher"))
+    return Person(data.get("seat"), data.get("spectator"), data.get("watcher"),
+                  data.get("request"))
 
 
 def _person_wire(person: Person) -> dict[str, Any]:
-    return {"seat": person.seat, "spectator": person.spectator, "watcher": person.watcher}
+    return {"seat": person.seat, "spectator": person.spectator, "watcher": person.watcher,
+            "request": person.request}
 
 
 def _request_to_wire(request: Request) -> dict[str, Any]:
@@ -177,10 +171,12 @@ def _result_to_wire(result: Result) -> dict[str, Any] | None:
         case Frames(frames, seq, admission):
             out: dict[str, Any] = {"kind": "frames", "frames": frames, "seq": seq}
             if admission is not None:
-                out["admission"] = [admission.seat, admission.spectator, admission.watcher]
+                out["admission"] = [admission.seat, admission.spectator, admission.watcher,
+                                    admission.request]
             return out
-        case Granted(number, token):
-            return {"kind": "granted", "number": number, "token": token}
+        case Granted(token, seat, spectator, request):
+            return {"kind": "granted", "token": token, "seat": seat, "spectator": spectator,
+                    "request": request}
         case Summary(summary):
             return {"kind": "summary", "summary": summary}
         case None:
@@ -196,7 +192,8 @@ def _result_from_wire(data: dict[str, Any] | None) -> Result:
             return Frames(data["frames"], data["seq"],
                           None if admission is None else Admission(*admission))
         case "granted":
-            return Granted(data["number"], data["token"])
+            return Granted(data["token"], data.get("seat"), data.get("spectator"),
+                           data.get("request"))
         case "summary":
             return Summary(data["summary"])
         case other:

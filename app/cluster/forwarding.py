@@ -42,7 +42,6 @@ from .calls import (
     ConnectCall,
     DisconnectCall,
     Frames,
-    Granted,
     JoinCall,
     Reply,
     Request,
@@ -80,6 +79,7 @@ class RemoteViewer:
         self.seat: int | None = None
         self.spectator: int | None = None
         self.watcher: int | None = None
+        self.request: int | None = None
         self.token_hash = token_hash
         self.frames: list[str] = []
         self.seq = 0
@@ -307,8 +307,8 @@ class Forwarder:
             case SyncCall(conn, person):
                 viewer = (self._remote.get((call.sender, conn))
                           or RemoteViewer(self, call.sender, conn, None))
-                viewer.seat, viewer.spectator, viewer.watcher = (person.seat, person.spectator,
-                                                                 person.watcher)
+                viewer.seat, viewer.spectator, viewer.watcher, viewer.request = (
+                    person.seat, person.spectator, person.watcher, person.request)
                 await room.sync(viewer)
                 return Frames(viewer.frames, viewer.seq)
             case DisconnectCall(conn):
@@ -320,9 +320,9 @@ class Forwarder:
                 await room.command(person, command, seen)
                 return None
             case JoinCall(request):
-                return Granted(*await room.join(request))
+                return await room.join(request)
             case WatchCall(request):
-                return Granted(*await room.watch(request))
+                return await room.watch(request)
             case SummaryCall():
                 return Summary(await room.summary())
 

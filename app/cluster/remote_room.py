@@ -11,7 +11,7 @@ from app.engine import EngineError
 from app.rooms.commands import ClientCommand
 from app.rooms.errors import RoomError, RoomUnavailable
 from app.rooms.hub import Viewer, person_of, room_topic
-from app.rooms.messages import Admission, JoinRequest, WatchRequest
+from app.rooms.messages import Admission, Granted, JoinRequest, WatchRequest
 from app.rooms.people import Person
 
 from .calls import (
@@ -19,7 +19,6 @@ from .calls import (
     ConnectCall,
     DisconnectCall,
     Frames,
-    Granted,
     JoinCall,
     Result,
     Summary,
@@ -53,8 +52,8 @@ class RemoteRoom:
         frames = _frames(await forwarder.call(self._code, ConnectCall(
             forwarder.conn_id(viewer), viewer.token_hash, since)))
         admission = frames.admission or Admission(None)
-        viewer.seat, viewer.spectator, viewer.watcher = (admission.seat, admission.spectator,
-                                                         admission.watcher)
+        viewer.seat, viewer.spectator, viewer.watcher, viewer.request = (
+            admission.seat, admission.spectator, admission.watcher, admission.request)
         viewer.begin(frames.frames, frames.seq)
         return admission
 
@@ -68,13 +67,11 @@ class RemoteRoom:
                       seen: int | None = None) -> None:
         await self._forwarder.call(self._code, CommandCall(person, command, seen))
 
-    async def join(self, request: JoinRequest) -> tuple[int, str]:
-        granted = _granted(await self._forwarder.call(self._code, JoinCall(request)))
-        return granted.number, granted.token
+    async def join(self, request: JoinRequest) -> Granted:
+        return _granted(await self._forwarder.call(self._code, JoinCall(request)))
 
-    async def watch(self, request: WatchRequest) -> tuple[int, str]:
-        granted = _granted(await self._forwarder.call(self._code, WatchCall(request)))
-        return granted.number, granted.token
+    async def watch(self, request: WatchRequest) -> Granted:
+        return _granted(await self._forwarder.call(self._code, WatchCall(request)))
 
     def disconnect(self, viewer: Viewer) -> None:
         forwarder = self._forwarder

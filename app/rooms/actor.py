@@ -16,30 +16,34 @@ from typing import Any
 from app.config import Settings
 from app.engine import EngineError
 from app.engine.commands import Command, Timeout
+from app.jsonwire import compact_json
 from app.store.base import RoomStore
 from app.store.records import EngineLine, Line
 
-from . import audience, bots, idle, seating, spectators
+from . import approval, audience, bots, idle, queue, seating, spectators
 from .audience import ReactionWindow
 from .codes import new_token, token_hash
 from .command_table import COMMANDS, Decision, Engine, sender_of
 from .commands import Back, ClientCommand
-from .controls import Control, Revoke
+from .controls import Admitted, Control, Revoke
 from .errors import RATE_LIMITED, WRONG_PHASE, RoomError, too_late_or
 from .host import StartPlan, start_match
 from .hub import Viewer, person_of
 from .journal import Journal
 from .messages import (
     Admission,
+    AwayCheck,
     BotTurn,
     Connect,
     CountSpectators,
     Disconnect,
+    Granted,
     HostCheck,
     IdleCheck,
     Join,
     JoinRequest,
     Message,
+    RequestCheck,
     SeatCommand,
     Sync,
     Watch,
@@ -102,10 +106,14 @@ class RoomActor:
                 return await self._watch(request)
             case HostCheck():
                 return await self._apply_any(self._pass_host())
+            case AwayCheck():
+                return await self._away_if_gone()
             case IdleCheck():
                 return await self._idle_check()
             case CountSpectators():
                 return await self._announce_spectators()
+            case RequestCheck(request):
+                return await self._apply_any(approval.lapse(self.state, request, self._clock()))
 
     async def _seat_command(self, person: Person, command: ClientCommand,
                             seen: int | None) -> None:
@@ -170,8 +178,8 @@ class RoomActor:
         await self.journal.commit(self.state, seat, record.to_command(), events,
                                   self._clock() if now is None else now, meta_changed,
                                   controls)
-        for gone in idle.gone_on_turn(self.state):  # O-DISCONNECT: nobody there to play
-            await self._apply(idle.set_away(self.state, gone, True))
+        await self._away_if_gone()
+        await self._apply_any(self._fill_seats())
         self.schedule_bots()
 
     async def _apply(self, outcome: Outcome) -> Any:
@@ -193,6 +201,9 @@ class RoomActor:
                            meta_changed=meta_changed, controls=outcome.controls)
         for delay, message in outcome.later:
             self._post_later(delay, message)
+        if outcome.welcome is not None:  # O-APPROVAL: the waiting sockets get the table
+            hashed, person = outcome.welcome
+            await self._welcome(hashed, person)
         return outcome.reply
 
     async def _apply_any(self, outcome: Outcome | None) -> None:
@@ -238,32 +249,46 @@ class RoomActor:
 
     # -- people -----------------------------------------------------------------------------
 
-    async def _join(self, request: JoinRequest) -> tuple[int, str]:
+    async def _join(self, request: JoinRequest) -> Granted:
         player_id = await self._recorder.profile_id(request.player_key)
         token = new_token()
+        if self.state.meta.approval:  # O-APPROVAL: the host decides
+            asked = await self._apply(approval.ask(self.state, request.name, token_hash(token),
+                                                   player_id, request.device, self._clock(),
+                                                   watch=False))
+            return Granted(token, request=asked)
         seat = await self._apply(seating.join(self.state, request.name, token_hash(token),
                                               player_id, request.device))
-        return seat, token
+        return Granted(token, seat=seat)
 
-    async def _watch(self, request: WatchRequest) -> tuple[int, str]:
+    async def _watch(self, request: WatchRequest) -> Granted:
         player_id = await self._recorder.profile_id(request.player_key)
         token = new_token()
+        if self.state.meta.approval_watch:
+            asked = await self._apply(approval.ask(
+                self.state, request.name or "A spectator", token_hash(token), player_id,
+                request.device, self._clock(), watch=True))
+            return Granted(token, request=asked)
         spectator = await self._apply(spectators.watch(
             self.state, request.name, token_hash(token), player_id, request.device,
             self._settings.spectators_per_room, self.presence.connected()))
-        return spectator, token
+        return Granted(token, spectator=spectator)
 
     async def _connect(self, viewer: Viewer, since: int | None) -> Admission:
         """Identify the viewer by its token (checked here, in order with kicks), mark its
         person connected, then send its first frames."""
         person = seating.identify(self.state.meta, viewer.token_hash)
-        viewer.seat, viewer.spectator = person.seat, person.spectator
+        viewer.seat, viewer.spectator, viewer.request = (person.seat, person.spectator,
+                                                         person.request)
         hashed = viewer.token_hash
         first = self.presence.opened(hashed)
         if hashed is None:
             viewer.watcher = self.presence.number()
-        if person.seat is None:
+        if person.request is not None:
+            pass  # O-APPROVAL: waiting, neither player nor spectator
+        elif person.seat is None:
             self._count_spectators()
+            await self._apply_any(self._fill_seats())  # O-QUEUE: their turn to sit may be now
         else:
             if first and not self.state.meta.seats[person.seat].connected:
                 await self._apply(self._seat_presence(person.seat, True))
@@ -271,7 +296,7 @@ class RoomActor:
         journal = self.journal
         viewer.begin(journal.resume_frames(self.state, person_of(viewer), since,
                                            self.spectators), journal.seq)
-        return Admission(viewer.seat, viewer.spectator, viewer.watcher)
+        return Admission(viewer.seat, viewer.spectator, viewer.watcher, viewer.request)
 
     async def _disconnect(self, viewer: Viewer) -> None:
         hashed = viewer.token_hash
@@ -285,6 +310,36 @@ class RoomActor:
         seat = self.state.meta.seat_of_token(hashed)
         if seat is not None:  # else kicked or left: the seat is gone already
             await self._apply(self._seat_presence(seat, False))
+
+    async def _away_if_gone(self) -> None:
+        """O-DISCONNECT: a waited person gone for the reconnect grace is played by a bot; one
+        gone for less is looked at again when the grace is over."""
+        grace_ms = int(self._settings.away_grace_seconds * 1000)
+        due, again = idle.gone_on_turn(self.state, self._clock(), grace_ms)
+        for seat in due:
+            await self._apply(idle.set_away(self.state, seat, True))
+        if again is not None:
+            self._post_later(again / 1000 + 0.01, AwayCheck())
+
+    def _fill_seats(self) -> Outcome | None:
+        """O-QUEUE: between matches the free seats go to the queue, to those here now."""
+        meta = self.state.meta
+        if not meta.audience.queue or len(meta.seats) >= meta.max_players:
+            return None
+        return queue.fill(self.state, self.presence.connected())
+
+    async def _welcome(self, hashed: str, person: Person) -> None:
+        """O-APPROVAL: a person let in: their waiting sockets (on any worker) get the table as
+        it is now, after an ``admitted`` frame."""
+        journal = self.journal
+        seq = journal.seq
+        admitted = compact_json({"type": "event", "seq": seq, "event": {
+            "kind": "admitted", "seat": person.seat, "spectator": person.spectator}})
+        state = journal.state_frame(self.state, person, self.spectators)
+        await journal.publish(Admitted(hashed, person.seat, person.spectator,
+                                       [admitted, state], seq))
+        if person.seat is not None and self.presence.present(hashed):
+            await self._apply(self._seat_presence(person.seat, True))
 
     def _count_spectators(self) -> None:
         """Everyone hears how many watch, at most every WATCHING_EVERY seconds."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from app.engine.commands import (
     Accept,
@@ -27,20 +27,26 @@ from app.engine.commands import (
     Play,
     Slap,
 )
-from app.wire.fields import CardField, ColorField, MessageId, PlainRules, Seat
+from app.wire.fields import CardField, ColorField, MessageId, PersonId, PlainRules, Seat
 from app.wire.text import ChatText, SafeText
 
 from .commands import (
     REACTIONS,
     AddBot,
+    Admit,
     Back,
+    Ban,
     ChangeRules,
     ClientCommand,
+    Deny,
     Kick,
     Leave,
+    Queue,
+    QueueOrder,
     React,
     Rematch,
     StartMatch,
+    Unqueue,
 )
 
 
@@ -135,6 +141,53 @@ class KickMsg(CommandModel):
         return Kick(self.seat)
 
 
+class UnqueueMsg(CommandModel):
+    type: Literal["unqueue"]
+    spectator: PersonId | None = None
+
+    def command(self) -> ClientCommand:
+        return Unqueue(self.spectator)
+
+
+class QueueOrderMsg(CommandModel):
+    type: Literal["queue_order"]
+    order: Annotated[list[PersonId], Field(max_length=200)]
+
+    def command(self) -> ClientCommand:
+        return QueueOrder(tuple(self.order))
+
+
+class AdmitMsg(CommandModel):
+    type: Literal["admit"]
+    request: PersonId
+
+    def command(self) -> ClientCommand:
+        return Admit(self.request)
+
+
+class DenyMsg(CommandModel):
+    type: Literal["deny"]
+    request: PersonId
+
+    def command(self) -> ClientCommand:
+        return Deny(self.request)
+
+
+class BanMsg(CommandModel):
+    type: Literal["ban"]
+    seat: Seat | None = None
+    spectator: PersonId | None = None
+
+    @model_validator(mode="after")
+    def _one_person(self) -> BanMsg:
+        if (self.seat is None) == (self.spectator is None):
+            raise ValueError("a 'ban' names one person: 'seat' or 'spectator'")
+        return self
+
+    def command(self) -> ClientCommand:
+        return Ban(self.seat, self.spectator)
+
+
 # Commands that are nothing but their type: one model reads them all.
 SIMPLE: dict[str, ClientCommand] = {
     "draw": Draw(),
@@ -149,6 +202,7 @@ SIMPLE: dict[str, ClientCommand] = {
     "leave": Leave(),
     "rematch": Rematch(),
     "back": Back(),
+    "queue": Queue(),
 }
 
 

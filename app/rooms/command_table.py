@@ -23,23 +23,39 @@ from typing import Any
 from app.engine import commands as engine
 from app.engine.errors import BadCommand
 
-from . import audience, chat, host, idle, seating
+from . import approval, audience, bans, chat, host, idle, queue, seating
 from .command_models import (
     SIMPLE,
     AddBotMsg,
+    AdmitMsg,
+    BanMsg,
     CatchMsg,
     ChatMsg,
     ChooseColorMsg,
     CommandModel,
+    DenyMsg,
     GiveMsg,
     KickMsg,
     PlayMsg,
+    QueueOrderMsg,
     ReactMsg,
     RulesMsg,
     SimpleMsg,
+    UnqueueMsg,
     write,
 )
-from .commands import AddBot, ChangeRules, ClientCommand, Kick, React
+from .commands import (
+    AddBot,
+    Admit,
+    Ban,
+    ChangeRules,
+    ClientCommand,
+    Deny,
+    Kick,
+    QueueOrder,
+    React,
+    Unqueue,
+)
 from .errors import BAD_MESSAGE, FORBIDDEN, RoomError
 from .host import StartPlan
 from .meta import RoomMeta
@@ -54,10 +70,13 @@ class Sender(Flag):
     HOST = auto()  # in the host's seat
     SPECTATOR = auto()  # watching (named or anonymous)
     NAMED = auto()  # watching with a token of their own (O-QUEUE)
+    WAITING = auto()  # waiting for the host to let them in (O-APPROVAL): may send nothing
     ANYONE = PLAYER | HOST | SPECTATOR | NAMED
 
 
 def sender_of(meta: RoomMeta, person: Person) -> Sender:
+    if person.request is not None:
+        return Sender.WAITING
     if person.seat is not None:
         return Sender.PLAYER | Sender.HOST if meta.host == person.seat else Sender.PLAYER
     return Sender.SPECTATOR | Sender.NAMED if person.spectator is not None else Sender.SPECTATOR
@@ -90,6 +109,8 @@ class CommandSpec:
         """Refuse (``forbidden``) a sender this command is not for."""
         if sender & self.senders:
             return
+        if sender == Sender.WAITING:
+            raise RoomError(FORBIDDEN, "wait for the host to let you in")
         if self.senders == Sender.HOST:
             raise RoomError(FORBIDDEN, f"only the host may send {self.name!r}")
         if sender & Sender.SPECTATOR:
@@ -139,7 +160,7 @@ def _simple(name: str, senders: Sender, applies: Engine | Handler) -> CommandSpe
     return CommandSpec(name, SimpleMsg, type(SIMPLE[name]), senders, applies)
 
 
-P, H, ALL = Sender.PLAYER, Sender.HOST, Sender.ANYONE
+P, H, N, ALL = Sender.PLAYER, Sender.HOST, Sender.NAMED, Sender.ANYONE
 COMMANDS = CommandTable([
     CommandSpec("play", PlayMsg, engine.Play, P, ENGINE),
     _simple("draw", P, ENGINE),
@@ -162,4 +183,10 @@ COMMANDS = CommandTable([
     CommandSpec("rules", RulesMsg, ChangeRules, H, host.change_rules),
     CommandSpec("add_bot", AddBotMsg, AddBot, H, host.add_bot),
     CommandSpec("kick", KickMsg, Kick, H, host.kick),
+    _simple("queue", N, queue.join_queue),
+    CommandSpec("unqueue", UnqueueMsg, Unqueue, N | H, queue.leave_queue),
+    CommandSpec("queue_order", QueueOrderMsg, QueueOrder, H, queue.reorder),
+    CommandSpec("admit", AdmitMsg, Admit, H, approval.admit),
+    CommandSpec("deny", DenyMsg, Deny, H, approval.deny),
+    CommandSpec("ban", BanMsg, Ban, H, bans.ban),
 ])

@@ -54,6 +54,48 @@ class Back:
     """O-IDLE: take one's away seat again (any other command does too)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Queue:
+    """O-QUEUE: a named spectator asks for the next free seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unqueue:
+    """O-QUEUE: leave the queue (``spectator`` None), or the host takes ``spectator`` off it."""
+
+    spectator: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class QueueOrder:
+    """O-QUEUE, host: the queue in this order (every queued spectator, once)."""
+
+    order: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Admit:
+    """O-APPROVAL, host: let the person of ``request`` in."""
+
+    request: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deny:
+    """O-APPROVAL, host: turn ``request`` away."""
+
+    request: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ban:
+    """O-BAN, host: the person in ``seat``, or named spectator ``spectator``, leaves and may
+    never come back to this room."""
+
+    seat: int | None = None
+    spectator: int | None = None
+
+
 # Reactions anyone at the table or watching may send: a small fixed set.
 REACTIONS = ("👏", "🔥", "😂", "😮", "😱", "🎉", "👀", "💀")
 
@@ -65,5 +107,6 @@ class React:
     emoji: str
 
 
-RoomCommand = StartMatch | ChangeRules | AddBot | Kick | Leave | Rematch | React | Back
+RoomCommand = (StartMatch | ChangeRules | AddBot | Kick | Leave | Rematch | React | Back | Queue
+               | Unqueue | QueueOrder | Admit | Deny | Ban)
 ClientCommand = Command | RoomCommand

@@ -29,11 +29,29 @@ class Reseat:
     seats: dict[str, int]
 
 
+REMOVED = "removed from the table by the host"
+
+
 @dataclass(frozen=True, slots=True)
 class Revoke:
-    """The seat of this token is gone (kicked, left, replaced by a bot): close its sockets."""
+    """The person of this token may no longer be here (kicked, left, replaced by a bot, banned,
+    denied): close their sockets (4403) saying why."""
 
     token_hash: str
+    reason: str = REMOVED
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    """O-APPROVAL: the person of this token was let in: their waiting sockets become theirs
+    (``seat``, or named spectator ``spectator``) and get ``frames`` (``admitted``, then the
+    table as of ``seq``)."""
+
+    token_hash: str
+    seat: int | None
+    spectator: int | None
+    frames: list[str]
+    seq: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +74,7 @@ class SpectatorChat:
     frame: str
 
 
-Control = Events | Reseat | Revoke | Moved | Closed | SpectatorChat
+Control = Events | Reseat | Revoke | Admitted | Moved | Closed | SpectatorChat
 
 
 def to_wire(control: Control) -> dict[str, Any]:
@@ -65,8 +83,11 @@ def to_wire(control: Control) -> dict[str, Any]:
             return {"events": events}
         case Reseat(seats):
             return {"control": "reseat", "seats": seats}
-        case Revoke(token_hash):
-            return {"control": "revoke", "token_hash": token_hash}
+        case Revoke(token_hash, reason):
+            return {"control": "revoke", "token_hash": token_hash, "reason": reason}
+        case Admitted(token_hash, seat, spectator, frames, seq):
+            return {"control": "admitted", "token_hash": token_hash, "seat": seat,
+                    "spectator": spectator, "frames": frames, "seq": seq}
         case Moved():
             return {"control": "moved"}
         case Closed(close, reason):
@@ -82,7 +103,10 @@ def from_wire(message: dict[str, Any]) -> Control:
         case "reseat":
             return Reseat(message["seats"])
         case "revoke":
-            return Revoke(message["token_hash"])
+            return Revoke(message["token_hash"], message.get("reason", REMOVED))
+        case "admitted":
+            return Admitted(message["token_hash"], message.get("seat"), message.get("spectator"),
+                            message["frames"], message["seq"])
         case "moved":
             return Moved()
         case "closed":

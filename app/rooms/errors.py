@@ -20,6 +20,9 @@ TOO_EARLY = "too_early"
 BAD_MESSAGE = "bad_message"
 BAD_DEAL = "bad_deal"
 RATE_LIMITED = "rate_limited"
+NOTHING_TO_DO = "nothing_to_do"
+BANNED = "banned"
+APPROVAL_REQUIRED = "approval_required"
 
 
 class RoomError(Exception):

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from .commands import ClientCommand
 from .hub import Viewer
-from .messages import Admission, JoinRequest, SeatCommand, WatchRequest
+from .messages import Admission, Granted, JoinRequest, SeatCommand, WatchRequest
 from .people import Person
 
 
@@ -35,11 +35,11 @@ class RoomHandle(Protocol):
         """Apply ``person``'s command (an EngineError or RoomError: refused, nothing
         changed)."""
 
-    async def join(self, request: JoinRequest) -> tuple[int, str]:
-        """A new seat and its token."""
+    async def join(self, request: JoinRequest) -> Granted:
+        """A new seat (or, O-APPROVAL, a request waiting for the host) and its token."""
 
-    async def watch(self, request: WatchRequest) -> tuple[int, str]:
-        """A named spectator's id and token."""
+    async def watch(self, request: WatchRequest) -> Granted:
+        """A named spectator (or, with ``approval_watch``, a request) and its token."""
 
     def disconnect(self, viewer: Viewer) -> None:
         """``viewer``'s socket closed (nobody waits for the room to take note)."""

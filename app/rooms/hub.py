@@ -15,6 +15,7 @@ from app.engine import Event
 from app.jsonwire import compact_json
 
 from .controls import (
+    Admitted,
     Closed,
     EncodedEvent,
     Events,
@@ -34,6 +35,7 @@ class Viewer(Protocol):
     token_hash: str | None
     spectator: int | None  # a named spectator's id in the room
     watcher: int | None  # an anonymous spectator's number (its chat lines carry it)
+    request: int | None  # O-APPROVAL: the join request it waits on (it sees nothing else)
 
     def deliver(self, seq: int, frame: str) -> None:
         """Queue an event frame; frames that arrive before ``begin`` wait for it."""
@@ -50,7 +52,7 @@ class Viewer(Protocol):
 
 def person_of(viewer: Viewer) -> Person:
     """Who the viewer's socket speaks for now."""
-    return Person(viewer.seat, viewer.spectator, viewer.watcher)
+    return Person(viewer.seat, viewer.spectator, viewer.watcher, viewer.request)
 
 
 def room_topic(code: str) -> str:
@@ -128,7 +130,7 @@ class Hub:
         return sum(len(v) for v in self._viewers.values())
 
     def spectators(self, code: str) -> int:
-        return sum(1 for v in self._viewers.get(code, ()) if v.seat is None)
+        return sum(1 for v in self._viewers.get(code, ()) if v.seat is None and v.request is None)
 
     def spectator_counts(self) -> dict[str, int]:
         """Spectators per room on this worker (rooms with none left out)."""
@@ -144,14 +146,21 @@ class Hub:
             case Events(events):
                 for event in events:
                     self._fan_out(viewers, event)
-            case Reseat(seats):
+            case Reseat(seats):  # a seat moved down, or a spectator took one (O-QUEUE)
                 for viewer in viewers:
                     if viewer.token_hash in seats:
                         viewer.seat = seats[viewer.token_hash]
-            case Revoke(token_hash):
+                        viewer.spectator = None
+            case Revoke(token_hash, reason):
                 for viewer in list(viewers):
                     if viewer.token_hash == token_hash:
-                        viewer.close(Close.KICKED, "removed from the table by the host")
+                        viewer.close(Close.KICKED, reason)
+            case Admitted(token_hash, seat, spectator, frames, seq):
+                for viewer in viewers:
+                    if viewer.token_hash == token_hash and viewer.request is not None:
+                        viewer.request = None
+                        viewer.seat, viewer.spectator = seat, spectator
+                        viewer.begin(frames, seq)
             case Moved():  # another worker took the room over: resume there
                 for hook in self.on_moved:
                     hook(code)
@@ -162,7 +171,7 @@ class Hub:
                     viewer.close(close, reason)
             case SpectatorChat(frame):  # never to a player: no coaching from the stands
                 for viewer in viewers:
-                    if viewer.seat is None:
+                    if viewer.seat is None and viewer.request is None:
                         viewer.notice(frame)
 
     @staticmethod
@@ -170,4 +179,5 @@ class Hub:
         """``event`` as encoded, or as lists from another worker (the same shape)."""
         seq = event[0]
         for viewer in list(viewers):
-            viewer.deliver(seq, frame_for(event, viewer.seat))
+            if viewer.request is None:  # O-APPROVAL: nothing of the table before admission
+                viewer.deliver(seq, frame_for(event, viewer.seat))

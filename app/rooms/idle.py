@@ -12,11 +12,9 @@ from app.engine.events import TIMED_OUT
 from app.store.records import SeatAway
 
 from .commands import Back
-from .errors import RoomError
+from .errors import NOTHING_TO_DO, RoomError
 from .people import Person
 from .state import Context, Outcome, RoomState
-
-NOTHING_TO_DO = "nothing_to_do"
 
 
 def _limit(state: RoomState) -> int:
@@ -60,15 +58,28 @@ def acted(state: RoomState, seat: int | None) -> RoomState:
     return RoomState(meta, state.game)
 
 
-def gone_on_turn(state: RoomState) -> list[int]:
-    """O-DISCONNECT: the seats the table waits for whose person is not connected (and not
-    away yet): they go away at once."""
+def gone_on_turn(state: RoomState, now_ms: int, grace_ms: int) -> tuple[list[int], int | None]:
+    """O-DISCONNECT: the seats the table waits for whose person has been gone for the
+    reconnect grace (a reload, a network blip is not gone): they go away now. Also, when a
+    waited person is gone for less than the grace, the time to look again (ms from now)."""
     game = state.game
     if game is None or not state.playing or _limit(state) == 0 or game.phase != "playing":
-        return []
+        return [], None
     seats = state.meta.seats
-    return [s for s in game.waiting_on()
-            if s < len(seats) and seats[s].human and not seats[s].away and not seats[s].connected]
+    due: list[int] = []
+    again: int | None = None
+    for seat in game.waiting_on():
+        info = seats[seat] if seat < len(seats) else None
+        if info is None or info.bot or info.away or info.connected:
+            continue
+        gone_for = now_ms - (info.disconnected_ms if info.disconnected_ms is not None
+                             else now_ms - grace_ms)
+        if gone_for >= grace_ms:
+            due.append(seat)
+        else:
+            left = grace_ms - gone_for
+            again = left if again is None else min(again, left)
+    return due, again
 
 
 def back(state: RoomState, person: Person, command: Back, ctx: Context) -> Outcome:

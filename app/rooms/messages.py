@@ -35,6 +35,17 @@ class WatchRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class Granted:
+    """What a join or a watch gave: a seat, a named spectator, or a join request waiting for
+    the host (O-APPROVAL), and the person's token."""
+
+    token: str
+    seat: int | None = None
+    spectator: int | None = None
+    request: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Admission:
     """Who a socket was let in as: a seat, a named spectator, or an anonymous spectator with
     its number."""
@@ -42,6 +53,7 @@ class Admission:
     seat: int | None
     spectator: int | None = None
     watcher: int | None = None
+    request: int | None = None  # O-APPROVAL: let in to wait for the host, nothing more
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +108,18 @@ class HostCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class AwayCheck:
+    """O-IDLE: a waited person's reconnect grace may be over: a bot plays for them then."""
+
+
+@dataclass(frozen=True, slots=True)
+class RequestCheck:
+    """O-APPROVAL: join request ``request`` may have waited ``approval_seconds``: it lapses."""
+
+    request: int
+
+
+@dataclass(frozen=True, slots=True)
 class IdleCheck:
     """Nobody may have been connected for ``idle_seconds``: unload the room then."""
 
@@ -106,7 +130,7 @@ class CountSpectators:
 
 
 Message = (Connect | Sync | Disconnect | SeatCommand | Join | Watch | BotTurn | HostCheck
-           | IdleCheck | CountSpectators)
+           | IdleCheck | CountSpectators | RequestCheck | AwayCheck)
 
 
 @dataclass(slots=True)

@@ -54,6 +54,7 @@ class RoomMeta:
     seats: list[SeatInfo] = field(default_factory=list)
     approval: bool = False  # O-APPROVAL: joining waits for the host
     approval_watch: bool = False  # and so does watching
+    approval_seconds: int = 120  # a request left unanswered this long lapses
     tournament: dict[str, Any] | None = None  # a tournament's table: {"code", "round"}
     audience: Audience = field(default_factory=Audience)
 

@@ -17,11 +17,13 @@ from typing import Any
 @dataclass(frozen=True, slots=True)
 class Person:
     """Who holds a socket or sent a command: a seat, a named spectator (``spectator``: their id
-    in the room), or an anonymous spectator (``watcher``: the number its chat lines carry)."""
+    in the room), an anonymous spectator (``watcher``: the number its chat lines carry), or a
+    person waiting for the host to let them in (``request``, O-APPROVAL)."""
 
     seat: int | None = None
     spectator: int | None = None
     watcher: int | None = None
+    request: int | None = None
 
     @property
     def seated(self) -> bool:

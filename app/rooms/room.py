@@ -34,6 +34,7 @@ from .messages import (
     Connect,
     Disconnect,
     Envelope,
+    Granted,
     IdleCheck,
     Join,
     JoinRequest,
@@ -104,12 +105,12 @@ class Room:
                       seen: int | None = None) -> None:
         await self._ask(SeatCommand(person, command, seen))
 
-    async def join(self, request: JoinRequest) -> tuple[int, str]:
-        joined: tuple[int, str] = await self._ask(Join(request))
+    async def join(self, request: JoinRequest) -> Granted:
+        joined: Granted = await self._ask(Join(request))
         return joined
 
-    async def watch(self, request: WatchRequest) -> tuple[int, str]:
-        watching: tuple[int, str] = await self._ask(Watch(request))
+    async def watch(self, request: WatchRequest) -> Granted:
+        watching: Granted = await self._ask(Watch(request))
         return watching
 
     def disconnect(self, viewer: Viewer) -> None:

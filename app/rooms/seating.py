@@ -20,7 +20,7 @@ from app.store.records import (
 
 from .commands import Leave
 from .controls import Control, Reseat, Revoke
-from .errors import ALREADY_STARTED, ROOM_FULL, RoomError
+from .errors import ALREADY_STARTED, APPROVAL_REQUIRED, BANNED, ROOM_FULL, RoomError
 from .messages import HostCheck
 from .meta import LOBBY, RoomMeta, SeatInfo
 from .people import Person
@@ -32,21 +32,31 @@ def seats_public(meta: RoomMeta) -> dict[str, Any]:
 
 
 def identify(meta: RoomMeta, token_hash: str | None) -> Person:
-    """The person a socket's token proves: a seat or a named spectator (no token: an
-    anonymous spectator). A token that proves nobody here is refused (the socket closes
-    4401)."""
+    """The person a socket's token proves: a seat, a named spectator, or someone waiting to be
+    let in (no token: an anonymous spectator). A token that proves nobody here is refused (the
+    socket closes 4401), a banned person's or, under ``approval_watch``, no token at all too
+    (4403)."""
+    audience = meta.audience
     if token_hash is None:
+        if meta.approval_watch:  # O-APPROVAL: watching waits for the host too
+            raise RoomError(APPROVAL_REQUIRED, "this room lets spectators in by approval: ask "
+                            "to watch (POST .../watch)", 403)
         return Person()
+    if audience.banned(token_hash):
+        raise RoomError(BANNED, "the host banned you from this room", 403)
     seat = meta.seat_of_token(token_hash)
     if seat is not None:
         return Person(seat=seat)
-    spectator = meta.audience.spectator_of_token(token_hash)
+    spectator = audience.spectator_of_token(token_hash)
     if spectator is not None:
         return Person(spectator=spectator.id)
+    asked = audience.request_of_token(token_hash)
+    if asked is not None:
+        return Person(request=asked.id)
     raise RoomError("bad_token", "this token holds no seat in this room", 401)
 
 
-def _to_lobby(state: RoomState) -> RoomMeta:
+def to_lobby(state: RoomState) -> RoomMeta:
     """The roster changes after a match: the room returns to the lobby for the next one (the
     caller's state gets ``game`` None)."""
     meta = state.meta.copy()
@@ -59,11 +69,13 @@ def join(state: RoomState, name: str, token_hash: str, player_id: int | None,
     """A new seat for ``name`` (made safe at the edge), between matches only. The reply is
     the new seat; the caller hands the token out."""
     meta = state.meta
+    if meta.audience.banned(None, player_id, device):
+        raise RoomError(BANNED, "the host banned you from this room", 403)
     if not state.between_matches:
         raise RoomError(ALREADY_STARTED, "the match has started: watch it or wait for the next")
     if len(meta.seats) >= meta.max_players:
         raise RoomError(ROOM_FULL, f"the table is full ({meta.max_players} players)")
-    meta = _to_lobby(state)
+    meta = to_lobby(state)
     meta.seats.append(SeatInfo(name, token_hash, player_id=player_id, device=device))
     seat = len(meta.seats) - 1
     if meta.host is None and meta.tournament is None:
@@ -77,7 +89,7 @@ def add_bot(state: RoomState) -> Outcome:
     meta = state.meta
     if len(meta.seats) >= meta.max_players:
         raise RoomError(ROOM_FULL, f"the table is full ({meta.max_players} players)")
-    meta = _to_lobby(state)
+    meta = to_lobby(state)
     number = 1 + sum(1 for info in meta.seats if info.bot)
     meta.seats.append(SeatInfo(f"Bot {number}", "", bot=True, connected=True))
     seat = len(meta.seats) - 1
@@ -116,7 +128,7 @@ def leave(state: RoomState, seat: int, reason: str = "left") -> Outcome:
 
 def remove_seat(state: RoomState, seat: int, reason: str) -> Outcome:
     """Between matches: the seat goes and the seats after it move down by one."""
-    meta = _to_lobby(state)
+    meta = to_lobby(state)
     gone = meta.seats.pop(seat)
     moved = {s + 1: s for s in range(seat, len(meta.seats))}
     if meta.host == seat:
@@ -143,7 +155,7 @@ def free_stand_ins(state: RoomState) -> Outcome | None:
     freed = [s for s, info in enumerate(meta.seats) if info.stand_in]
     if not freed:
         return None
-    meta = _to_lobby(state)
+    meta = to_lobby(state)
     kept = [s for s in range(len(meta.seats)) if s not in freed]
     moved = {old: new for new, old in enumerate(kept) if old != new}
     host = meta.host

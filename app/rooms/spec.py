@@ -62,6 +62,7 @@ class RoomSpec:
     fixed_rules: dict[str, Any] | None = None
     approval: bool = False  # O-APPROVAL
     approval_watch: bool = False
+    approval_seconds: int = 120
     host: int | None = 0
     table_of: TableOf | None = None
 
@@ -104,6 +105,7 @@ class RoomSpec:
             seats=[seat.seat() for seat in self.seats],
             approval=self.approval,
             approval_watch=self.approval_watch,
+            approval_seconds=self.approval_seconds,
             tournament=None if self.table_of is None else self.table_of.to_dict(),
             audience=Audience(),
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from app.engine import Event
 from app.store.records import SpectatorNamed
 
-from .errors import ROOM_CROWDED, RoomError
+from .errors import BANNED, ROOM_CROWDED, RoomError
 from .people import Spectator
 from .state import Outcome, RoomState
 
@@ -17,6 +17,8 @@ def watch(state: RoomState, name: str | None, token_hash: str, player_id: int | 
     gives the record its seq); the reply is their id. At most ``limit`` are kept: past it the
     longest-known one who is neither connected (``present``: token hashes) nor queued makes
     room, and with none such the room is crowded."""
+    if state.meta.audience.banned(None, player_id, device):
+        raise RoomError(BANNED, "the host banned you from this room", 403)
     meta = state.meta.copy()
     audience = meta.audience
     if len(audience.spectators) >= limit:

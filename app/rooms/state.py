@@ -19,6 +19,7 @@ from app.store.records import Line
 from .controls import Control
 from .messages import Message
 from .meta import LOBBY, RoomMeta
+from .people import Person
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +44,8 @@ class RoomState:
 class Outcome:
     """What to commit: a line of the room log (``record``, by ``seat``; None: the room itself),
     its events, the room's new state (None: unchanged), control messages for the sockets, a
-    reply for whoever asked, timers to set, and a seat that left the running match."""
+    reply for whoever asked, timers to set, a seat that left the running match, and a person
+    let in whose sockets wait for the table."""
 
     record: Line
     events: list[Event]
@@ -53,6 +55,8 @@ class Outcome:
     reply: Any = None
     later: list[tuple[float, Message]] = field(default_factory=list)
     left_match: int | None = None
+    # O-APPROVAL: a person let in, by their token's hash: their waiting sockets get the table.
+    welcome: tuple[str, Person] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from app.engine.view import lobby_view
 
 from .meta import LOBBY, RoomMeta
 from .people import Person
+from .queue import queue_public
 
 
 def server_now_ms() -> int:
@@ -32,6 +33,8 @@ def state_view(
 
     ``now_ms``: the room's clock now (default: the wall clock, which rooms run on)."""
     now = server_now_ms() if now_ms is None else now_ms
+    if person.request is not None:
+        return waiting_view(meta, person.request, seq, now)
     seat = person.seat
     if game is None or meta.phase == LOBBY:
         view = lobby_view(len(meta.seats), bool(meta.rules.get("teams")), seat)
@@ -51,12 +54,25 @@ def state_view(
         max_players=meta.max_players,
         spectators=spectators,
         now_ms=now,
+        tournament=meta.tournament,
+        approval=meta.approval,
+        queue=queue_public(meta),
     )
     if person.spectator is not None:
         view["you"] = spectator_you(meta, person.spectator)
-    if meta.tournament is not None:
-        view["tournament"] = meta.tournament
+    if seat is not None and seat == meta.host:  # O-APPROVAL: who waits, for the host's eyes
+        view["requests"] = [{"request": r.id, "name": r.name, "watch": r.watch}
+                            for r in meta.audience.requests]
     return view
+
+
+def waiting_view(meta: RoomMeta, request: int, seq: int, now: int) -> dict[str, Any]:
+    """O-APPROVAL: what a person waiting to be let in sees: that they wait, nothing of the
+    table."""
+    asked = next((r for r in meta.audience.requests if r.id == request), None)
+    name = asked.name if asked is not None else None
+    return {"code": meta.code, "seq": seq, "now_ms": now, "waiting": True,
+            "you": {"waiting": True, "request": request, "name": name}}
 
 
 def spectator_you(meta: RoomMeta, spectator: int) -> dict[str, Any] | None:
@@ -86,4 +102,6 @@ def summary(meta: RoomMeta, game: Game | None, spectators: int) -> dict[str, Any
         "match": meta.match,
         "open": phase in (LOBBY, "match_over") and len(meta.seats) < meta.max_players,
         "created_ms": meta.created_ms,
+        "approval": meta.approval,
+        "tournament": meta.tournament,
     }

@@ -170,6 +170,53 @@ class SeatAway(RoomLine):
     away: bool
 
 
+@dataclass(frozen=True, slots=True)
+class QueueChanged(RoomLine):
+    """O-QUEUE: the queue for a seat, as it is now (spectator ids, first to sit first)."""
+
+    kind: ClassVar[str] = "queue"
+    queue: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedFromQueue(RoomLine):
+    """O-QUEUE: queued spectators took the free seats: ``[spectator, seat]`` pairs."""
+
+    kind: ClassVar[str] = "seated"
+    seated: list[list[int]]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinAsked(RoomLine):
+    """O-APPROVAL: someone asks to sit (or, ``watch``, to watch)."""
+
+    kind: ClassVar[str] = "ask"
+    request: int
+    name: str
+    watch: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JoinAnswered(RoomLine):
+    """O-APPROVAL: a request was admitted (to ``seat`` or as ``spectator``), denied or left
+    unanswered too long (``lapsed``)."""
+
+    kind: ClassVar[str] = "answer"
+    request: int
+    answer: str  # admitted, denied, lapsed
+    seat: int | None = None
+    spectator: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Banned(RoomLine):
+    """O-BAN: the person in ``seat`` or spectator ``spectator`` is banned from the room."""
+
+    kind: ClassVar[str] = "ban"
+    seat: int | None
+    spectator: int | None
+
+
 Line = StartLine | EngineLine | RoomLine
 
 

@@ -48,6 +48,7 @@ ColorField = Annotated[Color, _engine_value(parse_color),
                        PlainSerializer(color_text, when_used="json")]
 CardText = Annotated[str, _engine_value(_card_text)]  # the card string, normalized
 Seat = Annotated[StrictInt, Field(ge=0, le=9)]
+PersonId = Annotated[StrictInt, Field(ge=1, le=2**31)]  # a spectator's or a join request's id
 BAD_ID = (f"'id' must be a string of 1 to {MAX_ID} characters or a whole number from -2^53 "
           "to 2^53")
 
@@ -106,5 +107,6 @@ def _plain_rules(rules: dict[str, Any]) -> dict[str, Any]:
 
 
 PlainRules = Annotated[Rules, AfterValidator(_plain_rules)]
-__all__ = ["CardField", "CardText", "ColorField", "DbId", "MessageId", "PlainRules", "Rules",
+__all__ = ["CardField", "CardText", "ColorField", "DbId", "MessageId", "PersonId", "PlainRules",
+           "Rules",
            "Seat", "Secret", "StrictBool", "parse_id"]

@@ -106,7 +106,7 @@ async def test_forwarded_commands_look_the_owner_up_once(workers: tuple[Worker, 
         room = await other.registry.get(code)
         assert isinstance(room, RemoteRoom)
         joined = await room.join(JoinRequest("Bob"))
-        assert joined[0] == 1
+        assert joined.seat == 1
         for n in range(10):
             await room.command(Person(seat), Chat(f"{n}"))
     assert other.lookups == 1
@@ -302,7 +302,7 @@ async def test_a_sync_on_a_worker_that_does_not_own_the_room_never_goes_back_in_
                 room.command_then(SeatCommand(Person(seat), Chat("behind")), lambda _done: None)
             return result
 
-        actor.handle = command_behind_the_sync  # type: ignore[method-assign]
+        actor.handle = command_behind_the_sync  # type: ignore[method-assign,unused-ignore]
         for _ in range(3):
             await handle_text(conn, remote, '{"type": "sync"}')
         while sum('"behind"' in frame for frame in socket.sent) < 3:

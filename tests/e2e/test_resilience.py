@@ -16,8 +16,10 @@ DEAL = {
 
 
 def started_room(server: Server) -> tuple[str, str, str]:
-    """A two-seat room with the rigged deal, started: (code, host token, guest token)."""
-    room = server.post("/api/rooms", {"name": "Ann", "deal": DEAL, "rules": {"turn_seconds": 0}})
+    """A two-seat room with the rigged deal: (code, host token, guest token). O-IDLE is off:
+    Bea's page is not open in every test, and a bot would take her turns."""
+    room = server.post("/api/rooms", {"name": "Ann", "deal": DEAL,
+                                      "rules": {"turn_seconds": 0, "idle_timeouts": 0}})
     guest = server.post(f"/api/rooms/{room['code']}/join", {"name": "Bea"})
     return room["code"], room["token"], guest["token"]
 

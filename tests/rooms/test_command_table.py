@@ -20,7 +20,7 @@ from app.jsonwire import compact_json
 from app.rooms import RoomError, RoomRegistry
 from app.rooms.codes import token_hash
 from app.rooms.command_table import COMMANDS, Engine, Sender, sender_of
-from app.rooms.messages import JoinRequest
+from app.rooms.messages import JoinRequest, WatchRequest
 from app.rooms.meta import RoomMeta, SeatInfo
 from app.rooms.people import Person
 from app.rooms.rebuild import rebuilt_state
@@ -55,6 +55,12 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "rules": {"type": "rules", "preset": "house", "rules": {"jump_in": False}},
     "add_bot": {"type": "add_bot", "seat": 1},
     "kick": {"type": "kick", "seat": 1},
+    "queue": {"type": "queue"},
+    "unqueue": {"type": "unqueue", "spectator": 4},
+    "queue_order": {"type": "queue_order", "order": [5, 4]},
+    "admit": {"type": "admit", "request": 3},
+    "deny": {"type": "deny", "request": 3},
+    "ban": {"type": "ban", "spectator": 2},
 }
 
 
@@ -176,20 +182,32 @@ async def test_every_room_command_is_recorded_and_the_room_rebuilds_the_same() -
     ann, bob, cid = Person(seat=0), Person(seat=1), Person(seat=2)
     # A room that plays a round and deals the next.
     code, _, ann_token = await open_room(registry, "Ann", rules=TARGET_HIGH, deal=BOB_GOES_AWAY,
-                                         seed=3)
+                                         seed=3, max_players=3)
     room = registry.local(code)
     assert room is not None
     applied = Applied(room)
-    _, bob_token = await room.join(JoinRequest("Bob"))
-    await room.join(JoinRequest("Cid"))
+    bob_token = (await room.join(JoinRequest("Bob"))).token
     await room.connect(FakeViewer(token_hash(ann_token)))
     await applied.send(ann, "rules", rules={"jump_in": True})
     await applied.send(ann, "add_bot")
-    await applied.send(ann, "kick", seat=3)
+    await applied.send(ann, "kick", seat=2)
+    await room.join(JoinRequest("Cid"))  # the table of three is full
     await applied.send(bob, "chat", text="hello")
     await applied.send(cid, "react", emoji="👏")
     await applied.send(Person(watcher=1), "chat", text="from the stands")
-    await applied.send(cid, "leave")
+    zoe, yan = (await room.watch(WatchRequest("Zoe"))), (await room.watch(WatchRequest("Yan")))
+    for fan in (zoe, yan):
+        await room.connect(FakeViewer(token_hash(fan.token)))
+        await applied.send(Person(spectator=fan.spectator), "queue")
+    await applied.send(ann, "queue_order", order=[yan.spectator, zoe.spectator])
+    await applied.send(ann, "unqueue", spectator=zoe.spectator)
+    await applied.send(Person(spectator=zoe.spectator), "queue")
+    await applied.send(Person(spectator=zoe.spectator), "unqueue")
+    await applied.send(cid, "leave")  # Yan, first in the queue, takes the free seat
+    assert [s.name for s in room.state.meta.seats] == ["Ann", "Bob", "Yan"]
+    await applied.send(ann, "ban", seat=2)
+    await applied.send(ann, "ban", spectator=zoe.spectator)
+    assert len(room.state.meta.audience.bans) == 2 and len(room.state.meta.seats) == 2
     await applied.send(ann, "start")
     await applied.send(bob, "chat", text="during the match")
     await applied.send(ann, "play", card="R1")
@@ -201,11 +219,14 @@ async def test_every_room_command_is_recorded_and_the_room_rebuilds_the_same() -
     await applied.send(ann, "next_round")
     await rebuilt_equals_live(store, room)
     # A room whose match ends at once, then plays again.
-    code, _, _ = await open_room(registry, "Ann", rules=TARGET_LOW, deal=ANN_GOES_OUT, seed=5)
+    code, _, _ = await open_room(registry, "Ann", rules=TARGET_LOW, deal=ANN_GOES_OUT, seed=5,
+                                 approval=True)
     again = registry.local(code)
     assert again is not None
     second = Applied(again)
-    await again.join(JoinRequest("Bob"))
+    bob_asks, cid_asks = await again.join(JoinRequest("Bob")), await again.join(JoinRequest("Cid"))
+    await second.send(ann, "admit", request=bob_asks.request)
+    await second.send(ann, "deny", request=cid_asks.request)
     await second.send(ann, "start")
     await second.send(ann, "play", card="R1")
     assert again.state.game is not None and again.state.game.phase == "match_over"

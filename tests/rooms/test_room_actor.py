@@ -38,6 +38,7 @@ class FakeViewer:
         self.seat: int | None = None
         self.spectator: int | None = None
         self.watcher: int | None = None
+        self.request: int | None = None
         self.token_hash = token_hash
         self.frames: list[dict[str, Any]] = []
         self.closed: tuple[int, str] | None = None

@@ -223,11 +223,15 @@ def test_o_idle_the_seat_the_table_waits_for_goes_away_when_nobody_is_there() ->
     state = playing(lobby("Ann", "Bob", connected=False))
     assert state.game is not None
     waited = state.game.waiting_on()
-    assert idle.gone_on_turn(state) == waited
+    for info in state.meta.seats:
+        info.disconnected_ms = 10_000
+    assert idle.gone_on_turn(state, 11_000, 5_000) == ([], 4_000)  # a blip: look again later
+    assert idle.gone_on_turn(state, 15_000, 5_000) == (waited, None)
     away = idle.set_away(state, waited[0], True)
     assert away.state is not None and away.state.meta.seats[waited[0]].away
-    assert idle.gone_on_turn(away.state) == []
-    assert idle.gone_on_turn(playing(lobby("Ann", "Bob"))) == []  # everyone is here
+    assert idle.gone_on_turn(away.state, 15_000, 5_000) == ([], None)
+    here = playing(lobby("Ann", "Bob"))
+    assert idle.gone_on_turn(here, 15_000, 5_000) == ([], None)  # everyone is here
     with pytest.raises(RoomError) as not_away:
         idle.back(state, Person(seat=waited[0]), Back(), CTX)
     assert not_away.value.code == "nothing_to_do"

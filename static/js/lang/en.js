@@ -215,6 +215,8 @@ export const en = {
   "error.room_not_found": "There is no room with that code.",
   "error.room_full": "This room is full.",
   "error.room_crowded": "This room has as many spectators as it can take.",
+  "error.banned": "The host banned you from this room.",
+  "error.approval_required": "This room lets spectators in by approval: ask to watch.",
   "error.already_started": "This game has already started.",
   "error.network": "Cannot reach the server. Check your connection.",
   "error.unknown": "Unexpected error.",
