@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from app import gc_schedule
-from app.api import errors, health, history, rooms, ws
+from app.api import errors, health, history, quick, rooms, ws
 from app.api.body_limit import BodyLimit
 from app.api.deps import build_services
 from app.bus import Bus, InProcessBus
@@ -126,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(application)
     application.include_router(health.router)
     application.include_router(rooms.router)
+    application.include_router(quick.router)
     application.include_router(history.router)
     static = Path(settings.static_dir)
     if static.is_dir():  # after the API routes: "/" serves the browser client

@@ -26,7 +26,7 @@ MAY_IMPORT: dict[str, set[str]] = {
 ROOM_SURFACE = {"app.rooms", "app.rooms.commands", "app.rooms.command_models",
                 "app.rooms.command_table", "app.rooms.messages", "app.rooms.codes",
                 "app.rooms.errors", "app.rooms.metrics", "app.rooms.hub", "app.rooms.handle",
-                "app.rooms.registry", "app.rooms.spec", "app.rooms.people"}
+                "app.rooms.registry", "app.rooms.spec", "app.rooms.people", "app.rooms.quick"}
 REDIS_MODULES = {"redis", "hiredis"}
 
 

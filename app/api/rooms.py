@@ -48,7 +48,22 @@ async def find_room(services: Services, code: str, client: str) -> RoomHandle:
     return room
 
 
-def _count_token(services: Services, client: str) -> None:
+def count_room(services: Services, client: str) -> None:
+    """Rooms one client may create: so many a minute, and so many that nobody joined."""
+    settings = services.settings
+    if services.registry.open_empty_rooms(client) >= settings.empty_rooms_per_client:
+        raise ApiError(429, Err.TOO_MANY_ROOMS,
+                       f"you have {settings.empty_rooms_per_client} open rooms that nobody "
+                       "joined yet: play in one of them, or wait until they close",
+                       _retry_after(60))
+    created = services.limits.rooms_created
+    if not created.allow(client):
+        raise ApiError(429, Err.RATE_LIMITED,
+                       f"at most {settings.rooms_per_minute} new rooms a minute; slow down",
+                       _retry_after(created.retry_after(client)))
+
+
+def count_token(services: Services, client: str) -> None:
     """Seats and spectator tokens one client may ask for per minute (then 429)."""
     limit = services.limits.tokens
     if not limit.allow(client):
@@ -80,17 +95,7 @@ async def create_room(
     plays by the league's scoring and target (no host command changes them), and its
     finished matches count there."""
     client = services.client(request)
-    settings = services.settings
-    if services.registry.open_empty_rooms(client) >= settings.empty_rooms_per_client:
-        raise ApiError(429, Err.TOO_MANY_ROOMS,
-                       f"you have {settings.empty_rooms_per_client} open rooms that nobody "
-                       "joined yet: play in one of them, or wait until they close",
-                       _retry_after(60))
-    created = services.limits.rooms_created
-    if not created.allow(client):
-        raise ApiError(429, Err.RATE_LIMITED,
-                       f"at most {settings.rooms_per_minute} new rooms a minute; slow down",
-                       _retry_after(created.retry_after(client)))
+    count_room(services, client)
     fixed = None if body.league is None else await league_rules(request, body.league)
     registry = services.registry
     token = new_token()
@@ -135,7 +140,7 @@ async def join_room(
     """Take the next free seat (between matches only); in a room with ``approval``, ask the
     host for one (202: the token waits for the host's answer)."""
     client = services.client(request)
-    _count_token(services, client)
+    count_token(services, client)
     room = await find_room(services, code, client)
     granted = await room.join(JoinRequest(body.name, body.player_key, device_hash(body.device)))
     if granted.request is not None:
@@ -151,7 +156,7 @@ async def watch_room(
     reconnects and workers; a socket with no token stays an anonymous spectator. With
     ``approval_watch`` the host decides (202)."""
     client = services.client(request)
-    _count_token(services, client)
+    count_token(services, client)
     room = await find_room(services, code, client)
     granted = await room.watch(WatchRequest(body.name, body.player_key,
                                             device_hash(body.device)))

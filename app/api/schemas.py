@@ -52,6 +52,12 @@ class JoinRoom(_Body):
     device: Secret | None = None
 
 
+class QuickMatch(_Body):
+    name: Name
+    player_key: Secret | None = None
+    device: Secret | None = None
+
+
 class WatchRoom(_Body):
     name: Name | None = Field(None, description="the name other spectators see")
     player_key: Secret | None = None
@@ -100,6 +106,7 @@ class RoomSummary(BaseModel):
     created_ms: int = Field(0, description="when the room was made (epoch milliseconds)")
     approval: bool = Field(False, description="O-APPROVAL: joining waits for the host")
     tournament: dict[str, Any] | None = Field(None, description="a tournament's table")
+    league: str | None = Field(None, description="the league its matches count in")
 
 
 class ErrorDetail(BaseModel):

@@ -104,4 +104,5 @@ def summary(meta: RoomMeta, game: Game | None, spectators: int) -> dict[str, Any
         "created_ms": meta.created_ms,
         "approval": meta.approval,
         "tournament": meta.tournament,
+        "league": meta.league,
     }
