@@ -132,7 +132,8 @@ CLOSES: dict[Close, str] = {
     Close.ROOM_GONE: "the room was closed",
     Close.FLOOD: "flooding: messages kept coming past the rate limit (of this socket or of "
                  "this client)",
-    Close.TOO_MANY_SOCKETS: "too many sockets from one client address",
+    Close.TOO_MANY_SOCKETS: "too many sockets: of one client address without a token, of one "
+                            "person, or of one address in all",
     Close.ROOM_CROWDED: "the room has as many spectators as it takes",
     Close.TOO_BIG: "a frame over the size limit (4096 bytes), refused before it is read",
     Close.RELOAD: "the room is reloading or moved to another worker: reconnect with `since`",

@@ -43,12 +43,20 @@ class Settings(BaseSettings):
     max_body_bytes: int = 16384  # a larger HTTP body is refused (413)
     player_rate: int = 100  # messages per ``rate_window_seconds``, one socket
     spectator_rate: int = 50
-    client_rate: int = 600  # messages per ``rate_window_seconds``, all sockets of one client
+    # Messages per ``rate_window_seconds`` over all sockets of one person (their token), or of
+    # one address for sockets without a token; and of one address in all (a party's ceiling).
+    client_rate: int = 600
+    address_rate: int = 6000
     rate_window_seconds: float = 20.0
     rate_abuse_extra: int = 20  # refused messages past the limit before the socket is closed
     send_buffer_bytes: int = 131_072  # bytes waiting unread before a socket is dropped (4408)
     unknown_code_rate: int = 30  # unknown room codes per minute and client before 429
-    sockets_per_client: int = 32  # open WebSockets of one client (a party on one Wi-Fi)
+    # Open WebSockets: of one address without a token (anonymous spectators, or not yet let
+    # in), of one person (their token: a party on one Wi-Fi each has their own), of one address
+    # in all.
+    sockets_per_client: int = 32
+    sockets_per_person: int = 8
+    sockets_per_address: int = 512
     spectators_per_room: int = 200  # spectator sockets of one room
     rooms_per_minute: int = 10  # rooms one client may create per minute (then 429)
     tokens_per_minute: int = 60  # seats joined and spectator tokens one client may take

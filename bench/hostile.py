@@ -3,7 +3,10 @@
     .venv/bin/python -m bench.hostile [--json]
 
 - frames: 16 sockets each send one 15 MiB frame at once;
-- sockets: one address opens 500 spectator sockets to one room.
+- sockets: one address opens 500 spectator sockets to one room;
+- tokens: one address takes spectator tokens as fast as it may, then opens 9 sockets on each;
+- party (not an attack: what the limits must let through): thirty people behind one address
+  in three rooms, two sockets each, 25 messages from every socket.
 
 Each attack runs against a fresh server (SQLite, in-process bus) with the shipped limits, and
 then against one with the limits lifted (16 MiB frames, as uvicorn allows by default, and no
@@ -31,7 +34,8 @@ from bench.server import free_port, rss_mb, start_process, stop, wait_up
 
 FRAME = 15 * 2**20
 LIFTED = {"UNO_MAX_FRAME_BYTES": str(16 * 2**20), "UNO_SOCKETS_PER_CLIENT": "100000",
-          "UNO_SPECTATORS_PER_ROOM": "100000"}
+          "UNO_SOCKETS_PER_PERSON": "100000", "UNO_SOCKETS_PER_ADDRESS": "100000",
+          "UNO_TOKENS_PER_MINUTE": "100000", "UNO_SPECTATORS_PER_ROOM": "100000"}
 
 
 class Peak:
@@ -92,6 +96,76 @@ async def many_sockets(url: str, code: str) -> str:
     return f"{len(sockets)} held, {refused} refused (4503) in {seconds:.1f} s"
 
 
+async def held(url: str, code: str, token: str | None = None) -> Any | None:
+    """A socket that got its first frame, or None: refused."""
+    query = f"?token={token}" if token else ""
+    ws = await websockets.connect(f"{url}/ws/rooms/{code}{query}", open_timeout=30)
+    try:
+        await asyncio.wait_for(ws.recv(), 10)
+        return ws
+    except websockets.ConnectionClosed:
+        return None
+
+
+async def minted_tokens(url: str, code: str) -> str:
+    http_url = url.replace("ws", "http", 1)
+    tokens = []
+    async with httpx.AsyncClient(base_url=http_url) as http:
+        for n in range(200):
+            answer = await http.post(f"/api/rooms/{code}/watch", json={"name": f"Fan {n}"})
+            if answer.status_code != 200:
+                break
+            tokens.append(answer.json()["token"])
+    sockets = [await held(url, code, token) for token in tokens for _ in range(9)]
+    kept = [ws for ws in sockets if ws is not None]
+    for ws in kept:
+        with contextlib.suppress(Exception):
+            await ws.close()
+    return (f"{len(tokens)} tokens (then 429), {len(kept)} sockets held, "
+            f"{len(sockets) - len(kept)} refused (4503)")
+
+
+async def party(url: str, _code: str) -> str:
+    http_url = url.replace("ws", "http", 1)
+    seats: list[tuple[str, str]] = []
+    async with httpx.AsyncClient(base_url=http_url) as http:
+        for table in range(3):
+            made = (await http.post("/api/rooms", json={"name": f"Host {table}"})).json()
+            seats.append((made["code"], made["token"]))
+            for n in range(9):
+                joined = await http.post(f"/api/rooms/{made['code']}/join",
+                                         json={"name": f"Guest {n}"})
+                seats.append((made["code"], joined.json()["token"]))
+    sockets = [await held(url, code, token) for code, token in seats for _ in range(2)]
+    live = [ws for ws in sockets if ws is not None]
+
+    async def answers(ws: Any) -> int:
+        """Pongs for the socket's 25 pings (read as they come: every socket at once)."""
+        got = 0
+        with contextlib.suppress(Exception):
+            while True:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                got += frame.get("type") == "pong"
+                if frame.get("id") == 24:
+                    break
+        return got
+
+    reading = [asyncio.create_task(answers(ws)) for ws in live]
+    for ws in live:
+        for n in range(25):
+            await ws.send(json.dumps({"type": "ping", "id": n}))
+    answered = sum(await asyncio.gather(*reading))
+    for ws in live:
+        with contextlib.suppress(Exception):
+            await ws.close()
+    return (f"{len(live)} of {len(sockets)} sockets held, {answered} of {25 * len(live)} "
+            "messages answered")
+
+
+ATTACKS = {"frames": big_frames, "sockets": many_sockets, "tokens": minted_tokens,
+           "party": party}
+
+
 async def attack(kind: str, env: dict[str, str]) -> dict[str, Any]:
     port = free_port()
     db = Path(tempfile.mkdtemp(prefix="uno-hostile-")) / "uno.db"
@@ -109,7 +183,7 @@ async def attack(kind: str, env: dict[str, str]) -> dict[str, Any]:
         before = rss_mb(server.pid)
         ws_url = url.replace("http", "ws", 1)
         with Peak(server.pid) as peak:
-            got = await (big_frames if kind == "frames" else many_sockets)(ws_url, code)
+            got = await ATTACKS[kind](ws_url, code)
             await asyncio.sleep(2)
         after = rss_mb(server.pid)
         return {"attack": kind, "limits": "lifted" if env else "shipped", "result": got,
@@ -121,7 +195,7 @@ async def attack(kind: str, env: dict[str, str]) -> dict[str, Any]:
 
 async def run() -> list[dict[str, Any]]:
     rows = []
-    for kind in ("frames", "sockets"):
+    for kind in ATTACKS:
         for env in ({}, LIFTED):
             rows.append(await attack(kind, env))
     return rows

@@ -14,7 +14,7 @@ from app.rooms import Hub, RoomRegistry
 from app.store.base import RoomStore
 
 from .clients import Network, client_address, trusted_networks
-from .limits import KeyedRateLimiter, SocketCounter
+from .limits import KeyedRateLimiter, SocketLimits
 
 
 @dataclass(slots=True)
@@ -24,8 +24,9 @@ class ClientLimits:
     unknown_codes: KeyedRateLimiter  # room codes that do not exist, per minute
     rooms_created: KeyedRateLimiter  # rooms created, per minute
     tokens: KeyedRateLimiter  # seats joined and spectator tokens taken, per minute
-    messages: KeyedRateLimiter  # socket messages, over all of the client's sockets
-    sockets: SocketCounter  # open sockets
+    messages: KeyedRateLimiter  # socket messages of one person (or one address's anonymous ones)
+    address_messages: KeyedRateLimiter  # socket messages of one address, people included
+    sockets: SocketLimits  # open sockets, per person and per address
 
     @classmethod
     def of(cls, settings: Settings) -> ClientLimits:
@@ -35,7 +36,10 @@ class ClientLimits:
             KeyedRateLimiter(settings.tokens_per_minute, 60.0),
             KeyedRateLimiter(settings.client_rate, settings.rate_window_seconds,
                              settings.rate_abuse_extra * 5),
-            SocketCounter(settings.sockets_per_client),
+            KeyedRateLimiter(settings.address_rate, settings.rate_window_seconds,
+                             settings.rate_abuse_extra * 50),
+            SocketLimits(settings.sockets_per_client, settings.sockets_per_person,
+                         settings.sockets_per_address),
         )
 
 

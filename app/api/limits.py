@@ -1,10 +1,13 @@
-"""Limits per socket and per client (a client address, see ``clients``): sliding-window rates
-and open sockets. Each client is counted apart, so one client at a limit never slows another.
+"""Limits per socket, per person and per client (a client address, see ``clients``):
+sliding-window rates and open sockets. Each client is counted apart, so one client at a limit
+never slows another; where a token proves a person (a seat's, a spectator's), the person is
+counted, so many people behind one address (a party on one Wi-Fi) each get their own share.
 
     socket_rate = RateLimiter(100, 20.0, extra=20)   # one socket's messages
-    client_rate = KeyedRateLimiter(600, 20.0, extra=100)   # all sockets of one address
-    client_rate.allow("203.0.113.9"); client_rate.abusive("203.0.113.9")
-    sockets = SocketCounter(32); sockets.open("203.0.113.9") ... sockets.close(...)
+    person_rate = KeyedRateLimiter(600, 20.0, extra=100)   # all sockets of one person (or of
+    person_rate.allow(ticket.key)                          # one address, for anonymous ones)
+    sockets = SocketLimits(32, 8, 512); ticket = sockets.open("203.0.113.9")
+    sockets.claim(ticket, token_hash) ... sockets.close(ticket)
 """
 
 from __future__ import annotations
@@ -121,3 +124,56 @@ class SocketCounter:
 
     def count(self, key: str) -> int:
         return self._open.get(key, 0)
+
+
+class Ticket:
+    """One open socket as the limits count it: under its address, or, once it showed a token,
+    under that person (``person``: the token's hash)."""
+
+    __slots__ = ("address", "person")
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.person: str | None = None
+
+    @property
+    def key(self) -> str:
+        """What its messages count under: the person, or the address."""
+        return self.person or self.address
+
+
+class SocketLimits:
+    """Open sockets, counted per person where a token proves one, per address for the rest:
+    a party of thirty behind one Wi-Fi each holds its own few, while one address opening
+    anonymous sockets in bulk is held to ``anonymous``; ``per_address`` caps it all."""
+
+    def __init__(self, anonymous: int, per_person: int, per_address: int) -> None:
+        self._anonymous = SocketCounter(anonymous)
+        self._people = SocketCounter(per_person)
+        self._addresses = SocketCounter(per_address)
+
+    def open(self, address: str) -> Ticket | None:
+        """A new socket of ``address``, anonymous for now; None (not counted): over a limit."""
+        if self._anonymous.count(address) >= self._anonymous.limit:
+            return None
+        if not self._addresses.open(address):
+            return None
+        self._anonymous.open(address)
+        return Ticket(address)
+
+    def claim(self, ticket: Ticket, person: str) -> bool:
+        """The socket carries ``person``'s token: it counts as theirs from now on (the room
+        closes it at once if the token proves nobody); False (still the address's) when that
+        person holds ``per_person`` sockets already."""
+        if not self._people.open(person):
+            return False
+        self._anonymous.close(ticket.address)
+        ticket.person = person
+        return True
+
+    def close(self, ticket: Ticket) -> None:
+        self._addresses.close(ticket.address)
+        if ticket.person is None:
+            self._anonymous.close(ticket.address)
+        else:
+            self._people.close(ticket.person)

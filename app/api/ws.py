@@ -22,7 +22,7 @@ from app.rooms.metrics import METRICS
 
 from .connection import Connection
 from .deps import Services
-from .limits import RateLimiter
+from .limits import RateLimiter, Ticket
 from .messages import BadFrame, parse_frame
 
 log = logging.getLogger("uno.ws")
@@ -69,7 +69,8 @@ async def room_socket(ws: WebSocket, services: Services, code: str) -> None:
     await ws.accept()  # first, so that a browser sees the close codes below
     client = services.client(ws)
     sockets = services.limits.sockets
-    if not sockets.open(client):
+    ticket = sockets.open(client)  # the address's until the room proves whose token it is
+    if ticket is None:
         await ws.close(Close.TOO_MANY_SOCKETS, "too many sockets from your address")
         return
     try:
@@ -78,9 +79,9 @@ async def room_socket(ws: WebSocket, services: Services, code: str) -> None:
         if query is None:
             await ws.close(Close.BAD_QUERY, "'token' or 'since' is malformed")
             return
-        await _serve(ws, services, client, code, query)
+        await _serve(ws, services, ticket, code, query)
     finally:
-        sockets.close(client)
+        sockets.close(ticket)
 
 
 def forget_the_handshake(ws: WebSocket) -> None:
@@ -90,8 +91,9 @@ def forget_the_handshake(ws: WebSocket) -> None:
     ws.scope["query_string"] = b""
 
 
-async def _serve(ws: WebSocket, services: Services, client: str, code: str,
+async def _serve(ws: WebSocket, services: Services, ticket: Ticket, code: str,
                  query: SocketQuery) -> None:
+    client = ticket.address
     unknown = services.limits.unknown_codes
     if unknown.blocked(client):
         await ws.close(Close.UNKNOWN_ROOM, "too many unknown room codes")
@@ -114,8 +116,13 @@ async def _serve(ws: WebSocket, services: Services, client: str, code: str,
     if query.token is None and hub.spectators(room.code) >= settings.spectators_per_room:
         await ws.close(Close.ROOM_CROWDED, "this room has as many spectators as it takes")
         return
-    conn = Connection(ws, token_hash(query.token) if query.token else None,
-                      settings.send_buffer_bytes)
+    hashed = token_hash(query.token) if query.token else None
+    # A person's sockets count as theirs, not their address's: checked before the room sees
+    # the socket (a forged token's socket is closed by the room at once, 4401).
+    if hashed is not None and not services.limits.sockets.claim(ticket, hashed):
+        await ws.close(Close.TOO_MANY_SOCKETS, "too many sockets for one person")
+        return
+    conn = Connection(ws, hashed, settings.send_buffer_bytes)
     hub.attach(room.code, conn)
     connected = False
     try:
@@ -136,7 +143,7 @@ async def _serve(ws: WebSocket, services: Services, client: str, code: str,
         limit = settings.player_rate if conn.seat is not None else settings.spectator_rate
         limiter = RateLimiter(limit, settings.rate_window_seconds, settings.rate_abuse_extra)
         # Read here until the client goes or is closed (a close of ours ends ``receive``).
-        await read_loop(ws, conn, room, limiter, services, client)
+        await read_loop(ws, conn, room, limiter, services, ticket)
     finally:
         conn.stop()
         hub.detach(room.code, conn)
@@ -147,9 +154,11 @@ async def _serve(ws: WebSocket, services: Services, client: str, code: str,
 
 
 async def read_loop(ws: WebSocket, conn: Connection, room: RoomHandle, limiter: RateLimiter,
-                    services: Services, client: str) -> None:
+                    services: Services, ticket: Ticket) -> None:
     max_bytes = services.settings.max_frame_bytes
-    client_rate = services.limits.messages
+    person_rate = services.limits.messages  # the person's, or an anonymous socket's address's
+    address_rate = services.limits.address_messages
+    key, address = ticket.key, ticket.address
     while conn.closing is None:
         try:
             message = await ws.receive()
@@ -165,8 +174,8 @@ async def read_loop(ws: WebSocket, conn: Connection, room: RoomHandle, limiter: 
             METRICS.error("too_big")
             conn.close(Close.TOO_BIG, f"frames are limited to {max_bytes} bytes")
             return
-        if not (limiter.allow() and client_rate.allow(client)):
-            if limiter.abusive or client_rate.abusive(client):
+        if not (limiter.allow() and person_rate.allow(key) and address_rate.allow(address)):
+            if limiter.abusive or person_rate.abusive(key) or address_rate.abusive(address):
                 conn.close(Close.FLOOD, "too many messages")
                 return
             _error(conn, _id_of(text), Err.RATE_LIMITED, "too many messages: slow down")

@@ -33,7 +33,10 @@ DEFAULTS = {  # the shipped limits (test_env raises them for the other tests)
     "UNO_TOKENS_PER_MINUTE": "60",
     "UNO_EMPTY_ROOMS_PER_CLIENT": "5",
     "UNO_SOCKETS_PER_CLIENT": "32",
+    "UNO_SOCKETS_PER_PERSON": "8",
+    "UNO_SOCKETS_PER_ADDRESS": "512",
     "UNO_CLIENT_RATE": "600",
+    "UNO_ADDRESS_RATE": "6000",
     "UNO_UNKNOWN_CODE_RATE": "30",
     "UNO_TRUSTED_PROXIES": "127.0.0.1",
 }

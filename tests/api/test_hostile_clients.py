@@ -138,6 +138,58 @@ async def test_one_address_gets_32_sockets_then_4503_and_another_address_still_c
         await client.close()
 
 
+async def test_a_party_of_thirty_behind_one_address_each_plays_with_their_own_share(
+    server: ServerProcess,
+) -> None:
+    """Thirty people on one Wi-Fi: 60 sockets and 1,500 messages from one address, past the
+    limits of an address (32 anonymous sockets, 600 messages), all served: each person is
+    counted by their own token. The address's anonymous sockets are still held to 32."""
+    party = Stranger(server)
+    sockets = []
+    for table in range(3):
+        room = await party.create(f"Host {table}")
+        tokens = [room["token"]] + [(await party.join(room["code"], f"Guest {table}.{n}"))
+                                    ["token"] for n in range(9)]
+        for token in tokens:
+            for _ in range(2):  # a phone and a laptop
+                sockets.append(await party.connect(room["code"], token))
+    for client in sockets:
+        await client.wait_for(lambda f: f["type"] == "state")
+    for n in range(25):
+        for client in sockets:
+            await client.ws.send(json.dumps({"type": "ping", "id": n}))
+    for client in sockets:
+        await client.wait_for(answers_to(24))
+        assert not [f for f in client.frames if f["type"] == "error"]
+        assert client.closed is None
+    anonymous = [await party.connect(room["code"]) for _ in range(33)]
+    assert (await anonymous[-1].wait_closed())[0] == 4503
+    for client in anonymous[:-1]:
+        await client.wait_for(lambda f: f["type"] == "state")
+    for client in [*sockets, *anonymous]:
+        await client.close()
+
+
+async def test_one_person_holds_so_many_sockets_and_a_forged_token_counts_as_the_address(
+    server: ServerProcess,
+) -> None:
+    one = Stranger(server)
+    room = await one.create("Ann")
+    mine = [await one.connect(room["code"], room["token"]) for _ in range(8)]
+    for client in mine:
+        await client.wait_for(lambda f: f["type"] == "state")
+    ninth = await one.connect(room["code"], room["token"])
+    assert (await ninth.wait_closed())[0] == 4503
+    forger = Stranger(server)
+    held = [await forger.connect(room["code"]) for _ in range(32)]
+    for client in held:
+        await client.wait_for(lambda f: f["type"] == "state")
+    forged = await forger.connect(room["code"], "F" * 32)  # counted as the address's: full
+    assert (await forged.wait_closed())[0] == 4503
+    for client in [*mine, *held]:
+        await client.close()
+
+
 async def test_a_room_takes_so_many_spectators_then_4509_and_players_still_connect() -> None:
     with hostile_server("sqlite", UNO_SPECTATORS_PER_ROOM="3") as running:
         host = Stranger(running)
