@@ -5,8 +5,10 @@ unread, it is closed 4408 (the close frame goes out behind what is queued and th
 cut soon after, see ``websocket_protocol``).
 
 Frames of events go out in seq order, and a ``state`` never after an event it does not include:
-until ``begin`` (on connect, and again while a ``sync`` is answered: ``hold``) events wait, and
-those the first frames already cover are dropped."""
+until ``begin`` (on connect, and again while a ``sync`` is answered: ``hold``) events wait. On
+connect those the first frames cover are dropped (a resume's events include them); for a
+``sync`` they go out first, then the state: the socket sees every event once, in order, and the
+state after the events it covers."""
 
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ class Connection:
         self.request: int | None = None
         self.buffer_limit = buffer_limit
         self.ready = False  # False until ``begin``: frames wait in ``_early``
+        self._syncing = False  # the frames ``begin`` brings are a ``sync``'s state
         self._early: list[tuple[int, str]] = []
         self._sender = sender or sender_for(ws)
         self._pending: list[str] = []  # this turn of the event loop's frames, sent at its end
@@ -52,13 +55,18 @@ class Connection:
             self._push(frame)
 
     def begin(self, frames: list[str], seq: int) -> None:
+        early, self._early = self._early, []
+        if self._syncing:  # the events the state covers, as this socket would have had them
+            for early_seq, frame in early:
+                if early_seq <= seq:
+                    self._push(frame)
+            self._syncing = False
         for frame in frames:
             self._push(frame)
         if not self.ready:
-            for early_seq, frame in self._early:
+            for early_seq, frame in early:
                 if early_seq > seq:
                     self._push(frame)
-            self._early.clear()
             self.ready = True
 
     def notice(self, frame: str) -> None:
@@ -76,9 +84,11 @@ class Connection:
     def hold(self) -> None:
         """Hold event frames back until the next ``begin`` (a ``sync`` is being answered)."""
         self.ready = False
+        self._syncing = True
 
     def release(self) -> None:
         """Stop holding: the ``sync`` failed, so the held frames go out as they are."""
+        self._syncing = False
         self.begin([], -1)
 
     @property

@@ -317,3 +317,44 @@ async def test_a_sync_on_a_worker_that_does_not_own_the_room_never_goes_back_in_
         assert frame["seq"] >= applied, f"a {frame['type']} at seq {frame['seq']} after {applied}"
         applied = frame["seq"]
     assert [json.loads(f)["type"] for f in socket.sent].count("state") == 4
+
+
+@pytest.mark.parametrize("where", ["owner", "other"])
+async def test_a_sync_state_follows_the_events_it_covers_and_none_is_lost(
+    workers: tuple[Worker, Worker], where: str,
+) -> None:
+    """Issue 30: a command queued just before a socket's sync publishes its event while the
+    socket waits for the state; the socket gets that event, then the state that covers it,
+    on the room's own worker and on another: no event skipped, none twice, none out of seq."""
+    owner, other = workers
+    async with asyncio.timeout(10):
+        code, seat, _ = await open_room(owner.registry, "Ann")
+        room = owner.registry.local(code)
+        assert room is not None
+        worker = owner if where == "owner" else other
+        handle = await worker.registry.get(code)
+        assert handle is not None
+        socket = RecordingSocket()
+        conn = Connection(cast(WebSocket, cast(Any, socket)), None, 1 << 20)
+        hub = Hub(worker.bus)
+        hub.attach(code, conn)
+        await handle.connect(conn)
+        for n in range(3):
+            room.command_then(SeatCommand(Person(seat), Chat(f"before sync {n}")),
+                              lambda _done: None)
+            await handle_text(conn, handle, '{"type": "sync"}')
+        await chat(handle, seat, "last")
+        while not any('"last"' in frame for frame in socket.sent):
+            await asyncio.sleep(0.01)
+        conn.stop()
+        hub.detach(code, conn)
+    frames = [json.loads(f) for f in socket.sent]
+    events = [f["seq"] for f in frames if f["type"] == "event"]
+    first = frames[0]["seq"]
+    assert events == list(range(first + 1, first + 1 + len(events))), events  # each once
+    said = [f["event"]["text"] for f in frames if f["type"] == "event"]
+    assert said == ["before sync 0", "before sync 1", "before sync 2", "last"]
+    applied = -1
+    for frame in frames:
+        assert frame["seq"] >= applied, f"a {frame['type']} at seq {frame['seq']} after {applied}"
+        applied = frame["seq"]
