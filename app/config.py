@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     away_grace_seconds: float = 5.0
     bot_delay_ms: tuple[int, int] = (700, 1600)  # a bot "thinks" this long before acting
     snapshot_every: int = 100  # records between engine snapshots
+    # UNO_TESTING only: write (and read up to) this room-log format, as a newer build would (a
+    # rolling deploy's test); 0: this build's own (app/store/records.py RECORD_FORMAT).
+    record_format: int = 0
     # Events kept per room for ``since`` resumes (older: a fresh state). 64 events are a
     # minute of a busy table and 20 KB; 256 held 137 KB per room with their legal lists.
     keep_events: int = 64

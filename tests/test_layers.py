@@ -17,10 +17,12 @@ MAY_IMPORT: dict[str, set[str]] = {
     "bus": set(),
     "wire": {"engine"},
     "store": {"engine"},
-    "rooms": {"engine", "store", "bus", "wire", "codes", "config", "jsonwire", "mailbox"},
+    "rooms": {"engine", "store", "bus", "wire", "build", "codes", "config", "jsonwire",
+              "mailbox"},
     "cluster": {"engine", "store", "bus", "rooms", "wire", "codes", "config", "jsonwire",
                 "mailbox"},
-    "api": {"engine", "store", "bus", "rooms", "wire", "codes", "config", "jsonwire", "mailbox"},
+    "api": {"engine", "store", "bus", "rooms", "wire", "build", "codes", "config", "jsonwire",
+            "mailbox"},
 }
 # What of a room the API may use: the one room interface and what goes in and out of it.
 ROOM_SURFACE = {"app.rooms", "app.rooms.commands", "app.rooms.command_models",

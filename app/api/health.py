@@ -8,6 +8,7 @@ import logging
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse
 
+from app.build import build_id
 from app.engine import COMPILED
 from app.rooms.metrics import METRICS
 
@@ -19,8 +20,9 @@ log = logging.getLogger("uno.api")
 
 @router.get("/healthz")
 async def healthz() -> dict[str, str]:
-    """The process is up; ``engine`` says which build of the rules engine it runs."""
-    return {"status": "ok", "engine": "compiled" if COMPILED else "sources"}
+    """The process is up; ``build`` names the server's build, ``engine`` says which build of
+    the rules engine it runs."""
+    return {"status": "ok", "build": build_id(), "engine": "compiled" if COMPILED else "sources"}
 
 
 @router.get("/readyz")

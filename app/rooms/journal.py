@@ -14,6 +14,8 @@ from app.config import Settings
 from app.engine import Event
 from app.jsonwire import compact_json
 from app.store.base import RoomRecord, RoomStore
+from app.store.records import format_for
+from app.store.records import stamped as stamp
 
 from .controls import Control, EncodedEvent, Events, to_wire
 from .hub import encode_event, frame_for, room_topic, with_legal
@@ -37,6 +39,7 @@ class Journal:
         self._topic = room_topic(code)
         self._recorder = recorder
         self._snapshot_every = settings.snapshot_every
+        self.format = format_for(settings.record_format, settings.testing)
         self._history: deque[EncodedEvent] = deque(history or (), settings.keep_events)
         self._since_snapshot = 0
         self._legal: dict[int, list[dict[str, Any]]] = {}  # each person's moves, as last sent
@@ -52,11 +55,12 @@ class Journal:
         for event in events:
             self.seq += 1
             stamped.append((self.seq, event))
-        record = RoomRecord(self.seq, seat, command, now,
+        record = RoomRecord(self.seq, seat, stamp(command, self.format), now,
                             [{**e.to_dict(), "seq": s} for s, e in stamped])
         storing = time.perf_counter()
         await self._store.append(self.code, record,
-                                 state.meta.to_dict() if meta_changed else None)
+                                 stamp(state.meta.to_dict(), self.format) if meta_changed
+                                 else None)
         METRICS.commits.observe(time.perf_counter() - storing)
         encoded = [encode_event(seq, event) for seq, event in stamped]
         self._history.extend(encoded)  # without legal moves: a resume adds the latest (below)
@@ -74,7 +78,8 @@ class Journal:
             self._since_snapshot >= self._snapshot_every
             or command.get("type") in ("start", "next_round")
         ):
-            await self._store.save_snapshot(self.code, self.seq, state.game.snapshot())
+            await self._store.save_snapshot(self.code, self.seq,
+                                            stamp(state.game.snapshot(), self.format))
             self._since_snapshot = 0
 
     def _legal_changes(self, state: RoomState) -> dict[int, list[dict[str, Any]]]:

@@ -75,7 +75,7 @@ class RoomMeta:
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> RoomMeta:
-        values = dict(data)
+        values = {k: v for k, v in data.items() if k != "v"}  # its format: the rebuild's
         seats = [
             SeatInfo(**{k: v for k, v in s.items() if k != "player_key"})  # never keep a key
             for s in values.pop("seats", [])

@@ -7,7 +7,7 @@ import logging
 
 from app.engine import Event, Game
 from app.store.base import StoredRoom
-from app.store.records import replay
+from app.store.records import FORMAT_KEY, RECORD_FORMAT, check_readable, replay
 
 from .controls import EncodedEvent
 from .hub import encode_event
@@ -17,11 +17,16 @@ from .state import RoomState
 log = logging.getLogger("uno.rooms")
 
 
-def rebuilt_state(stored: StoredRoom, now: int) -> tuple[RoomState, int, list[EncodedEvent]]:
+def rebuilt_state(stored: StoredRoom, now: int, readable: int = RECORD_FORMAT
+                  ) -> tuple[RoomState, int, list[EncodedEvent]]:
     """The room's state, its seq and its recent events, as stored; every seat disconnected
-    (every socket died with the process that ran it)."""
+    (every socket died with the process that ran it). ``FormatTooNew`` if a newer build wrote
+    any of it."""
+    check_readable(stored.meta, stored.snapshot, [r.command for r in stored.records], readable)
     meta = RoomMeta.from_dict(stored.meta)
-    game = Game.restore(stored.snapshot) if stored.snapshot is not None else None
+    snapshot = stored.snapshot
+    game = None if snapshot is None else Game.restore(
+        {k: v for k, v in snapshot.items() if k != FORMAT_KEY})
     seq = stored.snapshot_seq
     history: list[EncodedEvent] = []
     for record in stored.records:

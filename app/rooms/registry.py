@@ -20,10 +20,11 @@ from app.config import Settings
 from app.engine import EngineError
 from app.store.base import RoomStore
 from app.store.errors import StoreError, UnknownRoom
+from app.store.records import FormatTooNew, format_for, stamped
 
 from .actor import Clock
 from .codes import new_room_code, normalize_code
-from .errors import RoomError
+from .errors import RoomError, RoomUnavailable
 from .handle import RoomHandle
 from .meta import RoomMeta
 from .placement import Placement, RoomElsewhere, SoloPlacement
@@ -54,6 +55,7 @@ class RoomRegistry:
         self.clock = clock
         self.placement: Placement = placement or SoloPlacement(store)
         self.spectators_here = spectators  # this worker's spectators of a room
+        self._format = format_for(settings.record_format, settings.testing)
         self._rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[RoomHandle | None]] = {}
         self._creating: set[str] = set()  # codes drawn by a creation under way here
@@ -118,7 +120,7 @@ class RoomRegistry:
         placement = self.placement
         try:
             await placement.claim(code)
-            await self.store.create_room(code, meta.to_dict())
+            await self.store.create_room(code, stamped(meta.to_dict(), self._format))
             generation = await placement.fence(code)
         except (StoreError, RoomError):
             await placement.release(code)
@@ -179,8 +181,14 @@ class RoomRegistry:
             await placement.release(code)
             return None
         try:
-            state, seq, history = rebuilt_state(stored, self.clock())
+            state, seq, history = rebuilt_state(stored, self.clock(), self._format)
+        except FormatTooNew as exc:  # a rolling deploy: a worker of the newer build takes it
+            await placement.release(code)
+            log.warning("room %s is not for this build: %s", code, exc)
+            raise RoomUnavailable(f"room {code} was written by a newer build: try again "
+                                  "shortly") from None
         except (EngineError, KeyError, TypeError, ValueError):
+            await placement.release(code)
             log.exception("room %s cannot be rebuilt from the store", code)
             raise RoomError("unavailable", f"room {code} cannot be restored", 503) from None
         room = Room(state, self.store, self.bus, self.settings, self.clock, seq, history,

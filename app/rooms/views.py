@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from app.build import build_id
 from app.engine import Game
 from app.engine.view import lobby_view
 
@@ -55,6 +56,7 @@ def state_view(
         spectators=spectators,
         now_ms=now,
         tournament=meta.tournament,
+        build=build_id(),
         approval=meta.approval,
         queue=queue_public(meta),
     )

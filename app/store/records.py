@@ -12,8 +12,11 @@ A record is one accepted command (``RoomRecord``); its ``command`` is one of thr
   ``"room": true``; it went around the engine and replays as nothing (its effect is in the
   meta stored with it).
 
-Records written before room lines carried their mark (``LEGACY_ROOM_KINDS``) still read as the
-room's own.
+Every record, snapshot and meta carries the format it was written in (``"v"``): 1 (none said:
+written before there were versions; room lines unmarked, ``LEGACY_ROOM_KINDS``), 2 (room lines
+marked). A worker reads a room only if every part of it is in a format it knows
+(``check_readable``): during a rolling deploy a worker of the older build leaves a room a newer
+one wrote to a worker that can read it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,43 @@ from app.engine import (
 )
 
 START: Final = "start"
+RECORD_FORMAT: Final = 2  # the format this build writes, and the newest it reads
+FORMAT_KEY: Final = "v"
+
+
+class FormatTooNew(Exception):
+    """A room written in a format newer than this build reads (a rolling deploy's newer
+    build wrote to it): it is for a worker of that build."""
+
+    def __init__(self, part: str, found: int, readable: int) -> None:
+        super().__init__(f"{part} is in format {found}; this build reads up to {readable}")
+
+
+def format_for(configured: int, testing: bool) -> int:
+    """The format a worker writes and reads: its build's, or (tests) a newer one it poses as."""
+    return configured if testing and configured > RECORD_FORMAT else RECORD_FORMAT
+
+
+def stamped(data: dict[str, Any], written: int) -> dict[str, Any]:
+    """``data`` (a record's command, a snapshot, a meta) marked with the format it is in."""
+    data[FORMAT_KEY] = written
+    return data
+
+
+def format_of(data: dict[str, Any]) -> int:
+    """The format a record's command, a snapshot or a meta was written in."""
+    return int(data.get(FORMAT_KEY, 1))
+
+
+def check_readable(meta: dict[str, Any], snapshot: dict[str, Any] | None,
+                   commands: list[dict[str, Any]], readable: int = RECORD_FORMAT) -> None:
+    """Raise ``FormatTooNew`` if any part of a stored room is newer than ``readable``."""
+    parts = [("the room's meta", meta), ("its snapshot", snapshot or {})]
+    parts += [(f"record {n}", command) for n, command in enumerate(commands)]
+    for part, data in parts:
+        found = format_of(data)
+        if found > readable:
+            raise FormatTooNew(part, found, readable)
 # The kinds of room lines as written before they were marked: never extend this set.
 LEGACY_ROOM_KINDS: Final = frozenset(
     {"join", "presence", "add_bot", "rules", "host", "left", "kicked", "replace", "freed",
