@@ -38,6 +38,7 @@ class Err(StrEnum):
     ROOM_FULL = "room_full"
     ROOM_CROWDED = "room_crowded"
     BANNED = "banned"
+    STORE_UNAVAILABLE = "store_unavailable"
     APPROVAL_REQUIRED = "approval_required"
     ALREADY_STARTED = "already_started"
     UNKNOWN_ROOM = "unknown_room"
@@ -85,6 +86,8 @@ ERRORS: dict[Err, str] = {
     Err.ROOM_FULL: "no free seat (join, add_bot)",
     Err.ROOM_CROWDED: "the room keeps as many named spectators as it takes, every one of them "
                       "watching or queued (watch, HTTP 409); as many bans as it keeps (ban)",
+    Err.STORE_UNAVAILABLE: "the database cannot take this now (it restarts, fails over): nothing "
+                           "was done; the room carries on by itself once it is back (HTTP 503)",
     Err.BANNED: "the host banned this person from the room (join, watch: HTTP 403; a socket "
                 "closes 4403)",
     Err.APPROVAL_REQUIRED: "a room with `approval_watch` lets no anonymous spectator in: ask "

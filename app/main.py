@@ -38,6 +38,7 @@ class Storage:
     recorder: MatchRecorder
     history: Any = None
     engine: Any = None
+    outage: Any = None  # OutageWatch: tells the registry when the database is back
 
 
 async def open_storage(settings: Settings) -> Storage:
@@ -45,15 +46,18 @@ async def open_storage(settings: Settings) -> Storage:
     if settings.database_url == "memory://":
         return Storage(MemoryRoomStore(), NoRecorder())
     from app.rooms.history_recorder import HistoryRecorder  # noqa: PLC0415 (SQL only)
-    from app.store.db import create_engine, migrate  # noqa: PLC0415
+    from app.store.db import create_engine, migrate, ping  # noqa: PLC0415
     from app.store.history import HistoryStore  # noqa: PLC0415
+    from app.store.outage import OutageWatch  # noqa: PLC0415
     from app.store.sql import SqlRoomStore  # noqa: PLC0415
 
     await migrate(settings.database_url)
     engine = create_engine(settings.database_url)
-    rooms = SqlRoomStore(engine)
-    history = HistoryStore(engine, rooms.in_writer)  # on SQLite: the room log's writer thread
-    return Storage(rooms, HistoryRecorder(history), history, engine)
+    sql = SqlRoomStore(engine)
+    history = HistoryStore(engine, sql.in_writer)  # on SQLite: the room log's writer thread
+    # A database that goes away (a restart, a failover) is waited for, not fallen over.
+    rooms = OutageWatch(sql, probe=lambda: ping(engine))
+    return Storage(rooms, HistoryRecorder(history), history, engine, rooms)
 
 
 class UnoApp(FastAPI):
@@ -90,6 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                 spectators=hub.spectators)
         if cluster is not None:
             await cluster.attach(registry, hub)
+        if storage.outage is not None:
+            storage.outage.on_back.append(registry.store_back)
         application.state.services = build_services(settings, store, bus, registry, hub)
         recovered = await registry.recover()
         log.info("serving; %d rooms recovered from the store", recovered)
@@ -111,6 +117,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             else:
                 await registry.close()
             await bus.close()
+            if storage.outage is not None:
+                await storage.outage.close()
             if storage.engine is not None:
                 from app.store.db import dispose_engine  # noqa: PLC0415 (SQL only)
 

@@ -15,6 +15,7 @@ from app.codes import Err
 from app.engine import EngineError
 from app.rooms import RoomError
 from app.rooms.metrics import METRICS
+from app.store.errors import StoreUnavailable
 
 log = logging.getLogger("uno.api")
 
@@ -45,6 +46,11 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:
         return error_response(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_away(request: Request, exc: StoreUnavailable) -> JSONResponse:
+        return error_response(503, Err.STORE_UNAVAILABLE, "the database cannot take this now: "
+                              "try again in a moment", {"Retry-After": "2"})
 
     @app.exception_handler(EngineError)
     async def engine_error(request: Request, exc: EngineError) -> JSONResponse:

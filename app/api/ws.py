@@ -19,6 +19,7 @@ from app.rooms import RoomError, RoomHandle
 from app.rooms.codes import is_room_code, token_hash
 from app.rooms.hub import person_of
 from app.rooms.metrics import METRICS
+from app.store.errors import StoreUnavailable
 
 from .connection import Connection
 from .deps import Services
@@ -102,6 +103,9 @@ async def _serve(ws: WebSocket, services: Services, ticket: Ticket, code: str,
         room = await services.registry.get(code) if is_room_code(code) else None
     except RoomError as exc:
         await ws.close(Close.TRY_LATER, exc.message[:100])
+        return
+    except StoreUnavailable:  # the database is away: the client tries again shortly
+        await ws.close(Close.TRY_LATER, "the room waits for its database: try again")
         return
     except Exception:  # the store or Redis failed: the client tries again
         log.exception("room %s could not be loaded for a socket", code)

@@ -2,7 +2,8 @@
 each message of the inbox (app/rooms/messages.py) dispatched with ``match``; a person's command
 checked and applied as the command table says (app/rooms/command_table.py): by the engine, or by
 a pure handler whose decision is made the room's here, stored and published through the
-journal; and the timers."""
+journal; the timers; and the database going away (``StoreWait``). People coming and going are
+the door's (app/rooms/door.py), through ``apply``."""
 
 from __future__ import annotations
 
@@ -16,43 +17,42 @@ from typing import Any
 from app.config import Settings
 from app.engine import EngineError
 from app.engine.commands import Command, Timeout
-from app.jsonwire import compact_json
 from app.store.base import RoomStore
+from app.store.errors import StoreUnavailable
 from app.store.records import EngineLine, Line
 
-from . import approval, audience, bots, idle, queue, seating, spectators
+from . import approval, bots, idle
 from .audience import ReactionWindow
-from .codes import new_token, token_hash
 from .command_table import COMMANDS, Decision, Engine, sender_of
 from .commands import Back, ClientCommand
-from .controls import Admitted, Control, Revoke
+from .controls import Control, Revoke
+from .door import Door
 from .errors import RATE_LIMITED, WRONG_PHASE, RoomError, too_late_or
 from .host import StartPlan, start_match
-from .hub import Viewer, person_of
+from .hub import person_of
 from .journal import Journal
 from .messages import (
-    Admission,
     AwayCheck,
     BotTurn,
     Connect,
     CountSpectators,
     Disconnect,
-    Granted,
     HostCheck,
     IdleCheck,
     Join,
-    JoinRequest,
     Message,
     RequestCheck,
     SeatCommand,
+    StoreBack,
     Sync,
     Watch,
-    WatchRequest,
 )
 from .people import Person
-from .presence import BotThinking, Presence
+from .presence import BotThinking
+from .rebuild import rebuilt_state
 from .recorder import MatchRecorder
 from .state import Context, Notice, Outcome, RoomState, ToEngine
+from .store_wait import StoreWait
 
 log = logging.getLogger("uno.room")
 
@@ -70,7 +70,9 @@ class RoomActor:
         self._settings = settings
         self._clock = clock
         self._post_later = post_later
-        self.presence = Presence()
+        self.wait = StoreWait(store)
+        self.door = Door(self, recorder, settings, clock, post_later)
+        self.presence = self.door.presence
         self._bots = BotThinking(state.meta.seed)
         self._reactions = ReactionWindow()
         self._refused_deadline: int | None = None
@@ -82,7 +84,7 @@ class RoomActor:
 
     @property
     def spectators(self) -> int:
-        return self.presence.spectators(self.state.meta.audience)
+        return self.door.spectators
 
     async def handle(self, message: Message) -> Any:
         """Apply one message of the inbox; its reply (or a RoomError / EngineError)."""
@@ -92,28 +94,32 @@ class RoomActor:
             case BotTurn(seat):
                 return await self._bot_turn(seat)
             case Connect(viewer, since):
-                return await self._connect(viewer, since)
+                return await self.door.connect(viewer, since)
             case Disconnect(viewer):
-                return await self._disconnect(viewer)
+                return await self.door.disconnect(viewer)
             case Sync(viewer):
+                if self.wait.tainted:  # ahead of its store: nothing of it may be shown yet
+                    self.wait.check(self._clock())
                 journal = self.journal
                 viewer.begin([journal.state_frame(self.state, person_of(viewer),
                                                   self.spectators)], journal.seq)
                 return None
             case Join(request):
-                return await self._join(request)
+                return await self.door.join(request)
             case Watch(request):
-                return await self._watch(request)
+                return await self.door.watch(request)
             case HostCheck():
-                return await self._apply_any(self._pass_host())
+                return await self._apply_any(self.door.pass_host())
             case AwayCheck():
                 return await self._away_if_gone()
             case IdleCheck():
                 return await self._idle_check()
             case CountSpectators():
-                return await self._announce_spectators()
+                return await self.door.announce_spectators()
             case RequestCheck(request):
                 return await self._apply_any(approval.lapse(self.state, request, self._clock()))
+            case StoreBack():
+                return await self._store_back()
 
     async def _seat_command(self, person: Person, command: ClientCommand,
                             seen: int | None) -> None:
@@ -123,7 +129,7 @@ class RoomActor:
             raise RoomError(RATE_LIMITED, "this room has many reactions right now")
         seat = person.seat
         if seat is not None and self.state.meta.seats[seat].away and not isinstance(command, Back):
-            await self._apply(idle.set_away(self.state, seat, False))  # O-IDLE: back at once
+            await self.apply(idle.set_away(self.state, seat, False))  # O-IDLE: back at once
         if isinstance(spec.applies, Engine):
             await self._engine_for(person, command, seen)  # type: ignore[arg-type]
         else:
@@ -133,7 +139,7 @@ class RoomActor:
     async def _decide(self, decision: Decision, person: Person, seen: int | None) -> Any:
         match decision:
             case Outcome():
-                return await self._apply(decision)
+                return await self.apply(decision)
             case ToEngine(command):
                 await self._engine_for(person, command, seen)
             case Notice(control):
@@ -159,6 +165,7 @@ class RoomActor:
         if game is None or not self.state.playing:
             raise RoomError(WRONG_PHASE, "the match has not started yet")
         now = self._clock()
+        self.wait.check(now)  # before the engine changes anything
         events = game.apply(seat if seat is not None else 0, command, now)
         # O-IDLE: turns that ran out count; a person's own move ends the count.
         before = self.state
@@ -170,20 +177,24 @@ class RoomActor:
         await self._commit(seat, EngineLine(command), events, now,
                            meta_changed=self.state.meta is not before.meta)
         for away in due:
-            await self._apply(idle.set_away(self.state, away, True))
+            await self.apply(idle.set_away(self.state, away, True))
 
     async def _commit(self, seat: int | None, record: Line, events: list[Any],
                       now: int | None = None, meta_changed: bool = False,
                       controls: list[Control] | None = None) -> None:
-        await self.journal.commit(self.state, seat, record.to_command(), events,
-                                  self._clock() if now is None else now, meta_changed,
-                                  controls)
+        try:
+            await self.journal.commit(self.state, seat, record.to_command(), events,
+                                      self._clock() if now is None else now, meta_changed,
+                                      controls)
+        except StoreUnavailable:  # stored or not, it went nowhere: reloaded once back
+            raise self.wait.failed(self._clock()) from None
         await self._away_if_gone()
-        await self._apply_any(self._fill_seats())
+        await self._apply_any(self.door.fill_seats())
         self.schedule_bots()
 
-    async def _apply(self, outcome: Outcome) -> Any:
+    async def apply(self, outcome: Outcome) -> Any:
         """Make ``outcome`` the room's: its state, then its record stored and published."""
+        self.wait.check(self._clock())  # before anything changes
         meta_changed = outcome.state is not None and outcome.state.meta is not self.state.meta
         if outcome.state is not None:
             self.state = outcome.state
@@ -203,16 +214,17 @@ class RoomActor:
             self._post_later(delay, message)
         if outcome.welcome is not None:  # O-APPROVAL: the waiting sockets get the table
             hashed, person = outcome.welcome
-            await self._welcome(hashed, person)
+            await self.door.welcome(hashed, person)
         return outcome.reply
 
     async def _apply_any(self, outcome: Outcome | None) -> None:
         if outcome is not None:
-            await self._apply(outcome)
+            await self.apply(outcome)
 
     async def _start_match(self, start: StartPlan) -> None:
+        self.wait.check(self._clock())
         if start.before is not None:
-            await self._apply(start.before)
+            await self.apply(start.before)
         plan = start.plan
         now = self._clock()
         first_seq = self.journal.seq + 1 + len(plan.events)  # the start record's: its last event's
@@ -247,121 +259,15 @@ class RoomActor:
             thinking.scheduled.add(seat)
             self._post_later(thinking.rng.uniform(low, high) / 1000, BotTurn(seat))
 
-    # -- people -----------------------------------------------------------------------------
-
-    async def _join(self, request: JoinRequest) -> Granted:
-        player_id = await self._recorder.profile_id(request.player_key)
-        token = new_token()
-        if self.state.meta.approval:  # O-APPROVAL: the host decides
-            asked = await self._apply(approval.ask(self.state, request.name, token_hash(token),
-                                                   player_id, request.device, self._clock(),
-                                                   watch=False))
-            return Granted(token, request=asked)
-        seat = await self._apply(seating.join(self.state, request.name, token_hash(token),
-                                              player_id, request.device))
-        return Granted(token, seat=seat)
-
-    async def _watch(self, request: WatchRequest) -> Granted:
-        player_id = await self._recorder.profile_id(request.player_key)
-        token = new_token()
-        if self.state.meta.approval_watch:
-            asked = await self._apply(approval.ask(
-                self.state, request.name or "A spectator", token_hash(token), player_id,
-                request.device, self._clock(), watch=True))
-            return Granted(token, request=asked)
-        spectator = await self._apply(spectators.watch(
-            self.state, request.name, token_hash(token), player_id, request.device,
-            self._settings.spectators_per_room, self.presence.connected()))
-        return Granted(token, spectator=spectator)
-
-    async def _connect(self, viewer: Viewer, since: int | None) -> Admission:
-        """Identify the viewer by its token (checked here, in order with kicks), mark its
-        person connected, then send its first frames."""
-        person = seating.identify(self.state.meta, viewer.token_hash)
-        viewer.seat, viewer.spectator, viewer.request = (person.seat, person.spectator,
-                                                         person.request)
-        hashed = viewer.token_hash
-        first = self.presence.opened(hashed)
-        if hashed is None:
-            viewer.watcher = self.presence.number()
-        if person.request is not None:
-            pass  # O-APPROVAL: waiting, neither player nor spectator
-        elif person.seat is None:
-            self._count_spectators()
-            await self._apply_any(self._fill_seats())  # O-QUEUE: their turn to sit may be now
-        else:
-            if first and not self.state.meta.seats[person.seat].connected:
-                await self._apply(self._seat_presence(person.seat, True))
-            await self._apply_any(self._pass_host())
-        journal = self.journal
-        viewer.begin(journal.resume_frames(self.state, person_of(viewer), since,
-                                           self.spectators), journal.seq)
-        return Admission(viewer.seat, viewer.spectator, viewer.watcher, viewer.request)
-
-    async def _disconnect(self, viewer: Viewer) -> None:
-        hashed = viewer.token_hash
-        last = self.presence.closed(hashed, anonymous=hashed is None)
-        if self.presence.viewers == 0:
-            self._post_later(self._settings.idle_seconds, IdleCheck())
-        if viewer.seat is None:
-            self._count_spectators()
-        if not last or hashed is None:
-            return
-        seat = self.state.meta.seat_of_token(hashed)
-        if seat is not None:  # else kicked or left: the seat is gone already
-            await self._apply(self._seat_presence(seat, False))
-
     async def _away_if_gone(self) -> None:
         """O-DISCONNECT: a waited person gone for the reconnect grace is played by a bot; one
         gone for less is looked at again when the grace is over."""
         grace_ms = int(self._settings.away_grace_seconds * 1000)
         due, again = idle.gone_on_turn(self.state, self._clock(), grace_ms)
         for seat in due:
-            await self._apply(idle.set_away(self.state, seat, True))
+            await self.apply(idle.set_away(self.state, seat, True))
         if again is not None:
             self._post_later(again / 1000 + 0.01, AwayCheck())
-
-    def _fill_seats(self) -> Outcome | None:
-        """O-QUEUE: between matches the free seats go to the queue, to those here now."""
-        meta = self.state.meta
-        if not meta.audience.queue or len(meta.seats) >= meta.max_players:
-            return None
-        return queue.fill(self.state, self.presence.connected())
-
-    async def _welcome(self, hashed: str, person: Person) -> None:
-        """O-APPROVAL: a person let in: their waiting sockets (on any worker) get the table as
-        it is now, after an ``admitted`` frame."""
-        journal = self.journal
-        seq = journal.seq
-        admitted = compact_json({"type": "event", "seq": seq, "event": {
-            "kind": "admitted", "seat": person.seat, "spectator": person.spectator}})
-        state = journal.state_frame(self.state, person, self.spectators)
-        await journal.publish(Admitted(hashed, person.seat, person.spectator,
-                                       [admitted, state], seq))
-        if person.seat is not None and self.presence.present(hashed):
-            await self._apply(self._seat_presence(person.seat, True))
-
-    def _count_spectators(self) -> None:
-        """Everyone hears how many watch, at most every WATCHING_EVERY seconds."""
-        presence = self.presence
-        if not presence.counting:
-            presence.counting = True
-            self._post_later(audience.WATCHING_EVERY, CountSpectators())
-
-    async def _announce_spectators(self) -> None:
-        presence = self.presence
-        presence.counting = False
-        count = self.spectators
-        if count != presence.announced:
-            presence.announced = count
-            await self._apply(audience.watching(count))
-
-    def _seat_presence(self, seat: int, connected: bool) -> Outcome:
-        return seating.presence(self.state, seat, connected, self._clock(),
-                                self._settings.host_grace_seconds)
-
-    def _pass_host(self) -> Outcome | None:
-        return seating.pass_host(self.state, self._clock(), self._settings.host_grace_seconds)
 
     # -- timers and unloading -------------------------------------------------------------
 
@@ -369,9 +275,9 @@ class RoomActor:
         game = self.state.game
         if game is None or not self.state.playing or game.deadline_ms is None:
             return None
-        if game.deadline_ms == self._refused_deadline:
-            return None
-        return max(0.0, (game.deadline_ms - self._clock()) / 1000)
+        if game.deadline_ms == self._refused_deadline or not self.wait.ok:
+            return None  # no clock runs while the room waits for its database
+        return max(0.0, (self.wait.deadline(game.deadline_ms) - self._clock()) / 1000)
 
     async def on_deadline(self) -> None:
         """O-TIMER: the engine acts for the waited seat; too early (clock skew) waits again."""
@@ -391,10 +297,39 @@ class RoomActor:
         presence = self.presence
         if presence.viewers > 0 or presence.idle_for() < self._settings.idle_seconds - 0.05:
             return
-        if self.state.between_matches:
-            await self._store.close_room(self.code)
-        else:
-            await self._store.park(self.code)  # the takeover sweep leaves it be
+        try:
+            if self.state.between_matches:
+                await self._store.close_room(self.code)
+            else:
+                await self._store.park(self.code)  # the takeover sweep leaves it be
+        except StoreUnavailable:  # unloaded once the database can say so
+            self._post_later(self._settings.idle_seconds, IdleCheck())
+            return
         log.info("room %s unloaded: nobody connected for %.0f s", self.code,
                  self._settings.idle_seconds)
         self.unloaded = True
+
+    async def _store_back(self) -> None:
+        """The database is back: a room whose write failed reloads from it (what its sockets
+        have seen: events go out only once stored); then the turn that waited gets its time
+        back, seats say who is here, and bots and timers carry on."""
+        wait = self.wait
+        if wait.tainted:
+            try:
+                stored = await self._store.load_room(self.code)
+            except StoreUnavailable:
+                return  # away again: the next StoreBack tries again
+            if stored is None:
+                self.unloaded = True  # closed meanwhile (by another worker)
+                return
+            state, seq, history = rebuilt_state(stored, self._clock(), self.journal.format,
+                                                sockets_died=False)
+            self.state = state
+            self.journal.restart(seq, history)
+            wait.tainted = False
+            log.info("room %s reloaded at seq %d after the database came back", self.code, seq)
+        game = self.state.game
+        wait.back(self._clock(), game.deadline_ms if game is not None else None)
+        await self.door.reconcile()
+        await self._away_if_gone()
+        self.schedule_bots()

@@ -21,6 +21,7 @@ BAD_MESSAGE = "bad_message"
 BAD_DEAL = "bad_deal"
 RATE_LIMITED = "rate_limited"
 NOTHING_TO_DO = "nothing_to_do"
+STORE_UNAVAILABLE = "store_unavailable"
 BANNED = "banned"
 APPROVAL_REQUIRED = "approval_required"
 

@@ -44,6 +44,14 @@ class Journal:
         self._since_snapshot = 0
         self._legal: dict[int, list[dict[str, Any]]] = {}  # each person's moves, as last sent
 
+    def restart(self, seq: int, history: list[EncodedEvent]) -> None:
+        """The room was reloaded from the store (its last write failed): go on from there."""
+        self.seq = seq
+        self._history.clear()
+        self._history.extend(history)
+        self._legal.clear()
+        self._since_snapshot = 0
+
     async def commit(self, state: RoomState, seat: int | None, command: dict[str, Any],
                      events: list[Event], now: int, meta_changed: bool = False,
                      controls: list[Control] | None = None) -> None:
@@ -58,9 +66,13 @@ class Journal:
         record = RoomRecord(self.seq, seat, stamp(command, self.format), now,
                             [{**e.to_dict(), "seq": s} for s, e in stamped])
         storing = time.perf_counter()
-        await self._store.append(self.code, record,
-                                 stamp(state.meta.to_dict(), self.format) if meta_changed
-                                 else None)
+        try:
+            await self._store.append(self.code, record,
+                                     stamp(state.meta.to_dict(), self.format) if meta_changed
+                                     else None)
+        except BaseException:
+            self.seq -= len(stamped)  # not stored: its events never were
+            raise
         METRICS.commits.observe(time.perf_counter() - storing)
         encoded = [encode_event(seq, event) for seq, event in stamped]
         self._history.extend(encoded)  # without legal moves: a resume adds the latest (below)

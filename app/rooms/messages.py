@@ -108,6 +108,12 @@ class HostCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class StoreBack:
+    """The database is back after an outage: the room carries on (reloaded from it first if a
+    write of its failed)."""
+
+
+@dataclass(frozen=True, slots=True)
 class AwayCheck:
     """O-IDLE: a waited person's reconnect grace may be over: a bot plays for them then."""
 
@@ -130,7 +136,7 @@ class CountSpectators:
 
 
 Message = (Connect | Sync | Disconnect | SeatCommand | Join | Watch | BotTurn | HostCheck
-           | IdleCheck | CountSpectators | RequestCheck | AwayCheck)
+           | IdleCheck | CountSpectators | RequestCheck | AwayCheck | StoreBack)
 
 
 @dataclass(slots=True)

@@ -17,11 +17,11 @@ from .state import RoomState
 log = logging.getLogger("uno.rooms")
 
 
-def rebuilt_state(stored: StoredRoom, now: int, readable: int = RECORD_FORMAT
-                  ) -> tuple[RoomState, int, list[EncodedEvent]]:
+def rebuilt_state(stored: StoredRoom, now: int, readable: int = RECORD_FORMAT,
+                  sockets_died: bool = True) -> tuple[RoomState, int, list[EncodedEvent]]:
     """The room's state, its seq and its recent events, as stored; every seat disconnected
-    (every socket died with the process that ran it). ``FormatTooNew`` if a newer build wrote
-    any of it."""
+    (``sockets_died``: they died with the process that ran it; not so when the room reloads in
+    place). ``FormatTooNew`` if a newer build wrote any of it."""
     check_readable(stored.meta, stored.snapshot, [r.command for r in stored.records], readable)
     meta = RoomMeta.from_dict(stored.meta)
     snapshot = stored.snapshot
@@ -41,7 +41,7 @@ def rebuilt_state(stored: StoredRoom, now: int, readable: int = RECORD_FORMAT
         seq = max(seq, record.seq)
     if meta.phase == LOBBY:
         game = None
-    for info in meta.seats:
+    for info in meta.seats if sockets_died else ():
         if info.human and info.connected:
             info.connected = False
             info.disconnected_ms = now

@@ -212,6 +212,11 @@ class RoomRegistry:
                 count += 1
         return count
 
+    def store_back(self) -> None:
+        """The database is back after an outage: every room here carries on by itself."""
+        for room in list(self._rooms.values()):
+            room.store_back()
+
     def open_empty_rooms(self, creator: str) -> int:
         """Rooms ``creator`` made on this worker that are still open and that nobody else has
         joined, nor played a match in."""

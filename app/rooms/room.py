@@ -40,6 +40,7 @@ from .messages import (
     JoinRequest,
     Message,
     SeatCommand,
+    StoreBack,
     Sync,
     Watch,
     WatchRequest,
@@ -115,6 +116,10 @@ class Room:
 
     def disconnect(self, viewer: Viewer) -> None:
         self._post(Disconnect(viewer))
+
+    def store_back(self) -> None:
+        """The database is back: the room carries on (its timers, bots, people's presence)."""
+        self._post(StoreBack())
 
     async def summary(self) -> dict[str, Any]:
         return self.listing(self._actor.spectators)

@@ -71,6 +71,10 @@ class RoomStore(Protocol):
         writes for it: drop what the store kept for it (a newer take-over's entry stays)."""
 
     @property
+    def available(self) -> bool:
+        """Can the database take writes now (False while it is away: app/store/outage.py)?"""
+
+    @property
     def transactions(self) -> int:
         """Transactions that stored appends so far (a group commit stores several): /metrics."""
 

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 import sqlalchemy
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, func, select
+from sqlalchemy import Connection, event, func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool
@@ -177,6 +177,12 @@ async def in_transaction(engine: AsyncEngine, work: Callable[[Connection], T]) -
 def sqlite_writer(engine: AsyncEngine) -> SqliteWriter | None:
     """The writer of an engine on a SQLite file (None on Postgres and in memory)."""
     return _WRITERS.get(engine)
+
+
+async def ping(engine: AsyncEngine) -> None:
+    """Raise unless the database answers now (the outage probe, app/store/outage.py)."""
+    async with engine.connect() as conn:
+        await conn.execute(text("SELECT 1"))
 
 
 async def dispose_engine(engine: AsyncEngine) -> None:

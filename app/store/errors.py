@@ -5,6 +5,7 @@ StoreError            code: str, message: str
 ├── RoomExists        conflict: an open room already has this code
 ├── DuplicateRecord   conflict: this room seq is stored already
 ├── Fenced            unavailable: a newer owner took the room over; this writer must stop
+├── StoreUnavailable  store_unavailable: the database cannot take writes now (try again)
 ├── NotFound          not_found: no such player, match or league
 └── InvalidRequest    bad_request: a value the store refuses (name, scoring, seats...)
 """
@@ -47,6 +48,17 @@ class Fenced(StoreError):
         self.room = room
         self.generation = generation
         self.current = current
+
+
+class StoreUnavailable(StoreError):
+    """The database could not be reached (stopped, restarting, failing over): nothing of the
+    write that raised it is stored, or it is not known to be. The store says when it is back
+    (``OutageWatch``)."""
+
+    code = "store_unavailable"
+
+    def __init__(self, message: str = "the database cannot take writes now") -> None:
+        super().__init__(message)
 
 
 class NotFound(StoreError):

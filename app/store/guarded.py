@@ -44,6 +44,10 @@ class GuardedStore:
         self.inner.forget(code, generation)
 
     @property
+    def available(self) -> bool:
+        return self.inner.available
+
+    @property
     def transactions(self) -> int:
         return self.inner.transactions
 

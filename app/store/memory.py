@@ -47,6 +47,10 @@ class MemoryRoomStore:
             room.meta = copy.deepcopy(meta)
 
     @property
+    def available(self) -> bool:
+        return True
+
+    @property
     def transactions(self) -> int:
         return self._appends  # each append is its own
 

@@ -107,6 +107,10 @@ class SqlRoomStore:
         self._fences: dict[str, int] = {}
 
     @property
+    def available(self) -> bool:
+        return True  # what an outage looks like is OutageWatch's to say (app/store/outage.py)
+
+    @property
     def transactions(self) -> int:
         """Transactions that stored appends so far (a group commit stores several)."""
         return self._log.batches

@@ -216,6 +216,7 @@ export const en = {
   "error.room_full": "This room is full.",
   "error.room_crowded": "This room has as many spectators as it can take.",
   "error.banned": "The host banned you from this room.",
+  "error.store_unavailable": "The server's storage is back in a moment: nothing was done, try again.",
   "error.approval_required": "This room lets spectators in by approval: ask to watch.",
   "error.already_started": "This game has already started.",
   "error.network": "Cannot reach the server. Check your connection.",

@@ -217,6 +217,7 @@ export const ko = {
   "error.room_full": "방이 꽉 찼습니다.",
   "error.room_crowded": "이 방은 관전자를 더 받을 수 없습니다.",
   "error.banned": "방장이 이 방에서 당신을 차단했습니다.",
+  "error.store_unavailable": "서버 저장소가 잠시 후 돌아옵니다. 아무것도 바뀌지 않았으니 다시 시도하세요.",
   "error.approval_required": "이 방은 승인을 받아야 관전할 수 있습니다. 관전을 요청하세요.",
   "error.already_started": "이미 시작된 게임입니다.",
   "error.network": "서버에 연결할 수 없습니다. 인터넷 연결을 확인하세요.",
