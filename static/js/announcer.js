@@ -10,8 +10,8 @@ let assertive = null;
 
 function regions() {
   if (!polite || !polite.isConnected) {
-    polite = h("div#live-polite.visually-hidden", { "aria-live": "polite", "aria-relevant": "additions", "data-testid": "live-polite" });
-    assertive = h("div#live-assertive.visually-hidden", { "aria-live": "assertive", "aria-atomic": "true", "data-testid": "live-assertive" });
+    polite = h("div#live-polite.visually-hidden.live-region", { "aria-live": "polite", "aria-relevant": "additions", "data-testid": "live-polite" });
+    assertive = h("div#live-assertive.visually-hidden.live-region", { "aria-live": "assertive", "aria-atomic": "true", "data-testid": "live-assertive" });
     document.body.append(polite, assertive);
   }
   return { polite, assertive };

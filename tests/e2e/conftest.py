@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -204,6 +205,20 @@ def new_page(browser: Browser, server: Server) -> Iterator[PageFactory]:
     for context in contexts:
         context.close()
     assert not errors, f"script errors in the page: {errors}"
+
+
+def open_log(page: Page) -> None:
+    """On a laptop's screen the log and the chat are a drawer: open it (elsewhere it is open)."""
+    button = page.get_by_test_id("drawer-button")
+    if button.is_visible() and button.get_attribute("aria-expanded") != "true":
+        button.click()
+
+
+def say(page: Page, label: str, text: str) -> None:
+    """Type a chat line into the field named ``label`` and send it."""
+    open_log(page)
+    page.get_by_label(label).fill(text)
+    page.locator("form.chat").get_by_role("button", name=re.compile(".")).click()
 
 
 def shot(page: Page, name: str) -> None:

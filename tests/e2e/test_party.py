@@ -11,7 +11,7 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import Locator, Page, expect
 
-from .conftest import ARTIFACTS, PageFactory, Server, shot
+from .conftest import ARTIFACTS, PageFactory, Server, say, shot
 
 
 def room_with(server: Server, deal: dict[str, Any], rules: dict[str, Any],
@@ -181,13 +181,11 @@ def test_spectators_chat_among_themselves_and_reactions_reach_everyone(
     expect(ann.get_by_test_id("spectators")).to_have_text(re.compile("2 watching"))
 
     # A spectator's line reaches the spectators, never a player.
-    watchers[0].get_by_label("Chat with the other spectators").fill("Bea is bluffing")
-    watchers[0].get_by_role("button", name="Send").click()
+    say(watchers[0], "Chat with the other spectators", "Bea is bluffing")
     for watcher in watchers:
         expect(watcher.locator(".log-list")).to_contain_text(
             re.compile(r"Spectator \d+: Bea is bluffing"))
-    ann.get_by_label("Chat message").fill("good luck")
-    ann.get_by_role("button", name="Send").click()
+    say(ann, "Chat message", "good luck")
     for page in (ann, bea, *watchers):
         expect(page.locator(".log-list")).to_contain_text("good luck")
     # The players' frames came after the spectator's line would have: it never came.

@@ -435,7 +435,7 @@ export const uk = {
   "live.your_turn": "Ваш хід.",
   "live.can_be_caught": "Вас можуть зловити: скажіть «УНО»!",
   "live.caught": "Вас зловили без «УНО»: ви берете {n}.",
-  "react.clap": "оплески",
+  "react.clap": "браво",
   "react.fire": "вогонь",
   "react.laugh": "сміх",
   "react.wow": "ого",
