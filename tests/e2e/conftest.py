@@ -22,7 +22,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import (
@@ -166,8 +166,8 @@ def _console(kind: str, text: str, errors: list[str]) -> None:
 def new_page(browser: Browser, server: Server) -> Iterator[PageFactory]:
     """Open a page in a fresh browser context (its own localStorage, like another device).
 
-    ``new_page(lang="ko", seat=(code, token, seat), viewport=(w, h))``; the page fails the
-    test on any script error.
+    ``new_page(lang="ko", seat=(code, token, seat), viewport=(w, h), color_scheme="dark",
+    storage={...})``; the page fails the test on any script error.
     """
     contexts: list[BrowserContext] = []
     errors: list[str] = []
@@ -177,23 +177,26 @@ def new_page(browser: Browser, server: Server) -> Iterator[PageFactory]:
         seat: tuple[str, str, int] | None = None,
         viewport: tuple[int, int] = (1280, 860),
         profile_name: str | None = None,
+        color_scheme: Literal["light", "dark"] = "light",
+        storage: dict[str, str] | None = None,
     ) -> Page:
         context = browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]},
             locale={"en": "en-US", "ko": "ko-KR", "uk": "uk-UA"}[lang],
+            color_scheme=color_scheme,
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
-        storage: dict[str, str] = {"uno.lang": lang}
+        seeded: dict[str, str] = {"uno.lang": lang, **(storage or {})}
         if seat is not None:
             code, token, number = seat
-            storage[f"uno.seat.{code}"] = json.dumps({"token": token, "seat": number})
+            seeded[f"uno.seat.{code}"] = json.dumps({"token": token, "seat": number})
         if profile_name is not None:
-            storage["uno.profile"] = json.dumps({"name": profile_name})
+            seeded["uno.profile"] = json.dumps({"name": profile_name})
         context.add_init_script(
             "(() => { if (sessionStorage.getItem('e2e-seeded')) return;"
             " sessionStorage.setItem('e2e-seeded', '1');"
-            f" const items = {json.dumps(storage)};"
+            f" const items = {json.dumps(seeded)};"
             " for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); })()"
         )
         page = context.new_page()
