@@ -224,10 +224,11 @@ def say(page: Page, label: str, text: str) -> None:
     page.locator("form.chat").get_by_role("button", name=re.compile(".")).click()
 
 
-def shot(page: Page, name: str) -> None:
-    """Save a screenshot into artifacts/ (gitignored) for a person to look at."""
+def shot(page: Page, name: str, full_page: bool = True) -> None:
+    """Save a screenshot into artifacts/ (gitignored) for a person to look at: the whole page,
+    or (``full_page=False``) what the screen shows."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
 def http_error_body(error: urllib.error.HTTPError) -> Any:
