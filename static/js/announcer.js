@@ -8,7 +8,8 @@ const KEEP = 6; // lines left in the polite region (older ones have been spoken)
 let polite = null;
 let assertive = null;
 
-function regions() {
+/** Put the two regions in the page (a region must be there before it speaks). */
+export function regions() {
   if (!polite || !polite.isConnected) {
     polite = h("div#live-polite.visually-hidden.live-region", { "aria-live": "polite", "aria-relevant": "additions", "data-testid": "live-polite" });
     assertive = h("div#live-assertive.visually-hidden.live-region", { "aria-live": "assertive", "aria-atomic": "true", "data-testid": "live-assertive" });

@@ -18,7 +18,7 @@ import { isMuted, setMuted, onMuteChange } from "./sound.js";
 import { TableLog } from "./table-log.js";
 import { TableFocus } from "./table-focus.js";
 import { keysDialog, tableKey, handKey } from "./keys.js";
-import { alertNow, announce, quiet } from "./announcer.js";
+import { alertNow, announce, quiet, regions } from "./announcer.js";
 import { icon } from "./icons.js";
 
 // Where the log and chat are a drawer beside the table (a laptop's screen), as in app.css.
@@ -95,6 +95,7 @@ class TableView {
     this.keys = tv ? null : keysDialog();
     this.page = h(`section.table-page${tv ? ".tv" : ""}`, { "data-drawer": "closed" }, this.bar, this.notice, layout, this.keys);
     this.root.replaceChildren(this.page);
+    regions();
     this.langOff = onLangChange(() => this.relabel());
     this.muteOff = onMuteChange(() => this.renderBar());
     this.keyHandler = (event) => this.onKey(event);
@@ -172,12 +173,15 @@ class TableView {
     effect?.();
   }
 
-  /** What a player must hear at once: they can be caught, they were caught. */
+  /** What a player must hear at once: they can be caught (their last card but one went down
+   * without UNO: at once, or when the O-WINDOW grace ends), they were caught. */
   alertFor(event) {
     const me = this.model.mySeat;
-    if (me === null || this.mode !== "play" || event.seat !== me) return;
-    if (event.kind === "catch_open") alertNow(t("live.can_be_caught"));
-    else if (event.kind === "caught") alertNow(t("live.caught", { n: this.model.state?.rules?.uno_penalty ?? 2 }));
+    const rules = this.model.state?.rules || {};
+    if (me === null || this.mode !== "play" || event.seat !== me || rules.uno_call === "off") return;
+    const uncalled = event.kind === "played" && event.cards_left === 1 && !this.model.seat(me).uno;
+    if ((uncalled && !(rules.uno_grace_ms > 0)) || event.kind === "catch_open") alertNow(t("live.can_be_caught"));
+    else if (event.kind === "caught") alertNow(t("live.caught", { n: rules.uno_penalty ?? 2 }));
   }
 
   /** Forget a half-made play (a color, a target, several cards) once the table moved on. */
