@@ -43,6 +43,11 @@ export function colorClass(letter) {
   return COLORS.includes(letter) ? `c-${letter}` : "";
 }
 
+/** The ring the table's centre shows in the current colour (`current-R`), or "". */
+export function currentClass(letter) {
+  return COLORS.includes(letter) ? `current-${letter}` : "";
+}
+
 /** The shape of a colour (a card's corner and centre, a badge, a button). */
 export function colorMark(letter, extraClass = "") {
   return COLORS.includes(letter) ? mark(COLOR_MARKS[letter], extraClass) : null;

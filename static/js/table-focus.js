@@ -33,7 +33,8 @@ export class TableFocus {
   /** Focus the hand: its first playable card when it is this seat's move, else its stop. */
   focusHand() {
     const cards = this.cards();
-    const playable = this.view.model.myMove && cards.find((c) => c.getAttribute("aria-disabled") !== "true");
+    const m = this.view.model;
+    const playable = (m.myMove || m.allows("give")) && cards.find((c) => c.getAttribute("aria-disabled") !== "true");
     const target = playable || this.handStop() || this.view.handEl.querySelector("h2");
     if (playable) rove(cards, playable);
     target?.focus({ preventScroll: true });
@@ -61,7 +62,8 @@ export class TableFocus {
       this.giveBack();
     }
     this.dialog = kind;
-    const myMove = v.model.myMove;
+    // This seat's move: its turn, a drawn card, a stack to answer, or (H-FIVE) a card to give.
+    const myMove = v.mode === "play" && (v.model.myMove || v.model.allows("give"));
     if (myMove && !this.wasMyMove && !kind && !typing()) this.focusHand();
     this.wasMyMove = myMove;
   }

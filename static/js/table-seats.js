@@ -2,7 +2,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardFace, cardBack, sortHand } from "./cards.js";
-import { colorChip, colorName, teamBadge, teamClass } from "./colors.js";
+import { colorChip, colorName, currentClass, teamBadge, teamClass } from "./colors.js";
 import { icon } from "./icons.js";
 import { seatName } from "./describe.js";
 
@@ -53,7 +53,7 @@ export function seatBadges(state, seat, mySeat) {
 function shownHand(state, info) {
   if (!Array.isArray(info.hand)) return null;
   const labels = (state.rules?.custom_cards || []).map((c) => c.label);
-  return h("div.seat-hand.mini-hand", { "aria-label": t("seat.shown_hand") },
+  return h("div.seat-hand.mini-hand", { role: "group", "aria-label": t("seat.shown_hand") },
     sortHand(info.hand).map((c) => cardFace(c, { size: "tiny", customLabels: labels })));
 }
 
@@ -129,7 +129,7 @@ export function centerArea(model, actions) {
     ? h("p.play-order", { "data-testid": "play-order" },
         t("table.play_order", { names: playOrder(s).map((seat) => seatName(s, seat)).join(" → ") }))
     : null;
-  return h("div.center", { class: color ? `current-${color}` : "" },
+  return h("div.center", { class: currentClass(color) },
     h("div.direction", { class: direction === 1 ? "cw" : "ccw" },
       h("span.direction-icon", {}, icon(direction === 1 ? "cw" : "ccw")),
       h("span.direction-text", {}, t(`table.direction.${direction}`))),

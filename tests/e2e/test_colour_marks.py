@@ -2,7 +2,9 @@
 own (circle red, triangle yellow, square green, diamond blue) on each card face, in both
 corners and the centre; for each rank the four colours' faces, as the browser draws them in
 the light and the dark palette, differ in grayscale and for protanopia, deuteranopia and
-tritanopia; and the palettes' four colours stay apart in each of those too."""
+tritanopia; and the palettes' four colours stay apart in each of those too. The marks are on
+until switched off in the Display menu, high contrast follows the system until switched, and
+both switches are remembered."""
 
 from __future__ import annotations
 
@@ -191,3 +193,45 @@ def test_the_palettes_colours_stay_apart_in_grayscale_and_for_each_colour_blindn
         for a, b in itertools.combinations(COLOURS, 2):
             delta = math.dist(labs[a], labs[b])
             assert delta > COLOUR_THRESHOLD, f"{scheme} {vision}: {a} and {b} {delta:.1f}"
+
+
+def test_the_marks_are_on_until_switched_off_and_the_switch_is_remembered(
+    new_page: PageFactory, server: Server
+) -> None:
+    page = new_page()
+    page.goto(f"{server.url}/#/")
+    page.evaluate(RENDER)
+    mark = page.locator('#faces .card[data-card="G5"] .centre-mark')
+    expect(mark).to_be_visible()
+    page.get_by_role("button", name="Display").click()
+    switch = page.get_by_label("Shapes on colors", exact=False)
+    expect(switch).to_be_checked()
+    switch.uncheck()
+    expect(mark).to_be_hidden()
+    page.reload()
+    page.evaluate(RENDER)
+    expect(page.locator('#faces .card[data-card="G5"] .centre-mark')).to_be_hidden()
+    expect(page.locator("html")).to_have_attribute("data-marks", "off")
+
+
+def test_high_contrast_follows_the_system_and_its_switch_is_remembered(
+    new_page: PageFactory, server: Server
+) -> None:
+    page = new_page()
+    page.emulate_media(contrast="more")
+    page.goto(f"{server.url}/#/")
+    expect(page.locator("html")).to_have_attribute("data-contrast", "more")
+    page.get_by_role("button", name="Display").click()
+    switch = page.get_by_label("High contrast")
+    expect(switch).to_be_checked()
+    switch.uncheck()
+    expect(page.locator("html")).to_have_attribute("data-contrast", "normal")
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-contrast", "normal")
+    page.emulate_media(contrast="no-preference")
+    page.get_by_role("button", name="Display").click()
+    page.get_by_label("High contrast").check()
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-contrast", "more")
+    text = page.evaluate("getComputedStyle(document.body).color")
+    assert text in ("rgb(255, 255, 255)", "rgb(0, 0, 0)")  # the strongest text there is
