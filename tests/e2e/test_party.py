@@ -100,9 +100,12 @@ def test_the_party_screen_fills_the_screen_and_shows_the_big_moments(
 
     # The table fills the 16:9 screen: no half-empty screen, nothing to scroll.
     def fills(page: Page, width: int, height: int) -> None:
-        stage = page.locator(".tv-stage").bounding_box()
-        pile = page.locator(".discard-pile .card").bounding_box()
-        qr_box = page.locator(".tv-qr img").bounding_box()
+        # Measured in one go in the page: the table re-renders on each frame, so an element
+        # found first and measured after may already have been replaced.
+        stage, pile, qr_box = page.evaluate(
+            "['.tv-stage', '.discard-pile .card', '.tv-qr img'].map((s) => {"
+            " const r = document.querySelector(s)?.getBoundingClientRect();"
+            " return r && {x: r.x, y: r.y, width: r.width, height: r.height}; })")
         assert stage and pile and qr_box
         assert stage["width"] >= 0.6 * width and stage["height"] >= 0.8 * height, stage
         assert pile["height"] >= 0.2 * height, pile  # a big discard pile
