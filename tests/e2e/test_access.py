@@ -2,19 +2,19 @@
 WCAG 2.1 A and AA among them) finds nothing on any screen, in English, Korean and Ukrainian:
 home, lobby (with the host's rules form), a table mid-round (with the keys overlay and the
 log's drawer open), the colour choice, round over, the podium, the party screen, the watch
-page, leagues, history and a replay; in the light palette, and again in the dark one and in
-high contrast."""
+page, leagues, history and a replay; in the light palette, and again in the dark one, in
+high contrast and on a phone."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from .conftest import PageFactory, Server, shot
+from .conftest import PageFactory, Server, open_log, shot
 
 AXE = Axe()
 # Room A: Ann calls UNO, plays the Wild (the colour choice), Bea cannot follow and draws, Ann
@@ -39,19 +39,24 @@ def seat_in(server: Server, deal: dict[str, Any], rules: dict[str, Any],
     return room["code"], room["token"], bea["token"]
 
 
-LOOKS = {"light": ("light", {}), "dark": ("dark", {}),
-         "dark-high-contrast": ("dark", {"uno.contrast": "more"})}
+LOOKS: dict[str, tuple[Literal["light", "dark"], dict[str, str], tuple[int, int]]] = {
+    "light": ("light", {}, (1280, 860)), "dark": ("dark", {}, (1280, 860)),
+    "dark-high-contrast": ("dark", {"uno.contrast": "more"}, (1280, 860)),
+    "light-phone": ("light", {}, (390, 844)),
+}
 
 
 @pytest.mark.parametrize(("lang", "look"), [("en", "light"), ("ko", "light"), ("uk", "light"),
-                                            ("en", "dark"), ("ko", "dark-high-contrast")])
+                                            ("en", "dark"), ("ko", "dark-high-contrast"),
+                                            ("uk", "light-phone")])
 def test_axe_finds_nothing_on_any_screen(lang: str, look: str, new_page: PageFactory,
                                          server: Server) -> None:
     found: dict[str, list[str]] = {}
-    scheme, storage = LOOKS[look]
+    scheme, storage, screen = LOOKS[look]
 
     def new_page_in(lang: str, **kwargs: Any) -> Page:
-        return new_page(lang=lang, color_scheme=scheme, storage=storage, **kwargs)
+        return new_page(**{"lang": lang, "color_scheme": scheme, "storage": storage,
+                           "viewport": screen, **kwargs})
 
     def check(page: Page, screen: str) -> None:
         found[screen] = violations(page)
@@ -81,7 +86,7 @@ def test_axe_finds_nothing_on_any_screen(lang: str, look: str, new_page: PageFac
     expect(ann.locator("dialog.keys-dialog")).to_be_visible()
     check(ann, "keys")
     ann.keyboard.press("Escape")
-    ann.get_by_test_id("drawer-button").click()
+    open_log(ann)  # a drawer on a laptop's screen, in the page on a phone
     expect(ann.locator("#log-area")).to_be_visible()
     check(ann, "drawer")
     ann.keyboard.press("Escape")
