@@ -7,7 +7,6 @@ import { TableConnection } from "./connection.js";
 import { TableModel } from "./model.js";
 import { seatOrder, seatTile, centerArea } from "./table-seats.js";
 import { handArea, promptArea, lobbyPanel } from "./table-panels.js";
-import { chooseCard, playSelection, finishPlay } from "./table-play.js";
 import { resultsPanel } from "./table-results.js";
 import { errorText } from "./errors.js";
 import { tableBar, updateTimers, statusText } from "./table-bar.js";
@@ -16,6 +15,7 @@ import { partySide, partyLobbyCenter, placeSeats } from "./party.js";
 import { beforeEvent, afterEvent } from "./table-effects.js";
 import { isMuted, setMuted, onMuteChange } from "./sound.js";
 import { TableLog } from "./table-log.js";
+import { tableActions } from "./table-actions.js";
 import { TableFocus } from "./table-focus.js";
 import { keysDialog, tableKey, handKey } from "./keys.js";
 import { alertNow, announce, quiet, regions } from "./announcer.js";
@@ -231,46 +231,7 @@ class TableView {
   // --- actions (what the buttons and keys do) ---
 
   get actions() {
-    // Game commands name the last seq seen: a race lost to a faster player is answered
-    // "too late" instead of a confusing "not your turn".
-    const fire = (message) => this.send(message).catch(() => {});
-    const move = (message) => fire(this.model.seq === null ? message : { ...message, seq: this.model.seq });
-    return {
-      draw: () => move({ type: "draw" }),
-      keep: () => move({ type: "keep" }),
-      pass: () => move({ type: "pass" }),
-      callUno: () => move({ type: "uno" }),
-      catchSeat: (seat) => move({ type: "catch", target: seat }),
-      challenge: () => move({ type: "challenge" }),
-      accept: () => move({ type: "accept" }),
-      chooseColor: (color) => move({ type: "choose_color", color }),
-      give: (card) => move({ type: "give", card }),
-      slap: () => move({ type: "slap" }),
-      react: (emoji) => fire({ type: "react", emoji }),
-      nextRound: () => fire({ type: "next_round" }),
-      start: () => fire({ type: "start" }),
-      rematch: () => fire({ type: "rematch" }),
-      addBot: () => fire({ type: "add_bot" }),
-      kick: (seat) => fire({ type: "kick", seat }),
-      leave: () => this.send({ type: "leave" }).then(() => {
-        seatStore.forget(this.code);
-        location.hash = "#/";
-      }).catch(() => {}),
-      setRules: (preset, rules) => this.send({ type: "rules", preset, rules })
-        .then(() => this.flash(t("room.rules_sent"))),
-      copyLink: (link) => this.copyLink(link),
-      closeReveal: () => {
-        this.model.reveal = null;
-        this.render();
-      },
-      chooseCard: (card, index) => chooseCard(this, card, index),
-      playSelection: () => playSelection(this),
-      finishPlay: (play) => finishPlay(this, play),
-      cancelPick: () => {
-        this.clearPicks();
-        this.render();
-      },
-    };
+    return tableActions(this);
   }
 
   copyLink(link) {
