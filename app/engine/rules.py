@@ -18,7 +18,9 @@ CUSTOM_EFFECTS: Final = (
     "next_draws_3",  # the next player draws 3 and loses the turn
 )
 
-_CHOICES: Final[dict[str, tuple[str, ...]]] = {
+# The values of each choice key and the range of each number key (RuleSet's defaults say which
+# kind a key is); app/rules_schema.py copies them for the client's rules form.
+CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "deck": ("modern", "classic", "classic_blank"),
     "first_card": ("official", "number_only"),
     "challenge": ("official", "return", "off"),
@@ -28,7 +30,7 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "uno_call": ("official", "strict", "off"),
     "seven_swap": ("choose", "next"),
 }
-_RANGES: Final[dict[str, tuple[int, int]]] = {
+RANGES: Final[dict[str, tuple[int, int]]] = {
     "hand_size": (5, 10),
     "uno_penalty": (0, 10),
     "false_catch_penalty": (0, 10),
@@ -172,11 +174,11 @@ def _check_value(key: str, value: Any, default: Any) -> Any:
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidRules(f"rule {key!r} must be a whole number, not {value!r}")
-        low, high = _RANGES[key]
+        low, high = RANGES[key]
         if not low <= value <= high:
             raise InvalidRules(f"rule {key!r} must be between {low} and {high}, not {value}")
         return value
-    choices = _CHOICES[key]
+    choices = CHOICES[key]
     if value not in choices:
         raise InvalidRules(f"rule {key!r} must be one of {', '.join(choices)}, not {value!r}")
     return value

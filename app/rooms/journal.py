@@ -18,7 +18,8 @@ from app.store.records import format_for
 from app.store.records import stamped as stamp
 
 from .controls import Control, EncodedEvent, Events, to_wire
-from .hub import encode_event, frame_for, room_topic, with_legal
+from .hub import encode_event, event_frame, frame_for, room_topic, with_legal
+from .meta import LOBBY
 from .metrics import METRICS
 from .people import Person
 from .recorder import MatchRecorder
@@ -127,7 +128,8 @@ class Journal:
 
     def resume_frames(self, state: RoomState, person: Person, since: int | None,
                       spectators: int) -> list[str]:
-        """The events after ``since`` if all are still kept, else a fresh state."""
+        """The events after ``since`` if all are still kept, else a fresh state and the
+        ``recent`` frame: the story so far, for the log of a socket that has none."""
         seat = person.seat
         history = self._history
         if since is not None and 0 <= since <= self.seq:
@@ -137,4 +139,25 @@ class Journal:
                 if frames and seat is not None:  # O-LEGAL: the seat's list as it is now
                     frames[-1] = with_legal(frames[-1], self._legal.get(seat, []))
                 return frames
-        return [self.state_frame(state, person, spectators)]
+        return [self.state_frame(state, person, spectators), self._recent_frame(state, seat)]
+
+    def _recent_frame(self, state: RoomState, seat: int | None) -> str:
+        """The kept events of the current match from its ``match_started`` on (in the lobby:
+        those after the last ``match_over``), as ``seat`` may see them, oldest first; the
+        frames as they were encoded, joined, not encoded again."""
+        history = self._history
+        lobby = state.meta.phase == LOBBY
+        begins = "match_over" if lobby else "match_started"
+        start = 0
+        for index in range(len(history) - 1, -1, -1):
+            if _is_kind(history[index], begins):
+                start = index + 1 if lobby else index
+                break
+        frames = [frame_for(history[i], seat) for i in range(start, len(history))]
+        return f'{{"type":"recent","events":[{",".join(frames)}]}}'
+
+
+def _is_kind(event: EncodedEvent, kind: str) -> bool:
+    """Whether the event is of ``kind``, read from the start of its public frame: its seq,
+    then its kind (``event_frame`` of ``Event.for_viewer``, whose first key is the kind)."""
+    return event[1].startswith(event_frame(event[0], {"kind": kind})[:-2])

@@ -7,6 +7,7 @@ import { mountTable } from "./table.js";
 import { mountLeagues, mountLeague } from "./leagues.js";
 import { mountHistory } from "./history.js";
 import { mountReplay } from "./replay.js";
+import { displayMenu } from "./display.js";
 
 const ROUTES = [
   [/^\/?$/, (root) => mountLobby(root)],
@@ -55,9 +56,10 @@ function renderHeader() {
   const link = (href, key, routeName) => h("a", { href, "aria-current": current === routeName ? "page" : false }, t(key));
   replaceChildren(header,
     h("a.brand", { href: "#/" }, h("span.brand-card", { "aria-hidden": "true" }, "UNO"), h("span.brand-text", {}, t("app.title"))),
-    h("nav", { "aria-label": "main" }, link("#/", "nav.home", "home"), link("#/leagues", "nav.leagues", "leagues"),
+    h("nav", { "aria-label": t("nav.main") }, link("#/", "nav.home", "home"), link("#/leagues", "nav.leagues", "leagues"),
       link("#/history", "nav.history", "history")),
-    h("label.lang", { for: "lang-select" }, h("span.visually-hidden", {}, t("nav.language")), select));
+    h("div.header-tools", {}, displayMenu(),
+      h("label.lang", { for: "lang-select" }, h("span.visually-hidden", {}, t("nav.language")), select)));
   document.querySelector(".skip-link").textContent = t("nav.skip");
   document.title = `UNO · ${t("app.title")}`;
 }

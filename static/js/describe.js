@@ -1,5 +1,6 @@
 // An event in words for the log (and the replay viewer): what happened, as a person would say it.
-import { t, cardName, colorName } from "./i18n.js";
+import { t, cardName } from "./i18n.js";
+import { colorName } from "./colors.js";
 
 export function seatName(state, seat, mySeat = null) {
   if (seat === null || seat === undefined) return "?";

@@ -45,10 +45,6 @@ export function has(key) {
   return key in MESSAGES.en;
 }
 
-export function colorName(letter) {
-  return t(`color.${letter}`);
-}
-
 /** "Red 7", "빨강 스킵", "Синя «Візьми дві»"; a Wild Customizable shows its host-given label. */
 export function cardName(text, customLabels) {
   if (text.startsWith("W")) {

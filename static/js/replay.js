@@ -9,6 +9,7 @@ import { describe } from "./describe.js";
 import { seatTile, centerArea } from "./table-seats.js";
 import { resultsPanel } from "./table-results.js";
 import { cardFace, sortHand } from "./cards.js";
+import { teamBadge, teamClass, teamMark } from "./colors.js";
 
 /** The log's events in order: [{seq, event (public part), private: {seat: part}}]. */
 export function flattenLog(data) {
@@ -73,12 +74,12 @@ function matchSummary(match) {
         h("th.num", { scope: "col" }, t("round.total")))),
       h("tbody", {}, players.map((p, seat) => h("tr", { class: (match.winners || []).includes(seat) ? "winner" : "" },
         h("th", { scope: "row" }, p.player ? h("a", { href: `#/player/${p.player}` }, p.name) : p.name,
-          teamOf(match, seat) !== null ? [" ", h(`span.badge.team.team-${teamOf(match, seat)}`, {}, t("team.name", { n: teamOf(match, seat) + 1 }))] : null),
+          teamOf(match, seat) !== null ? [" ", teamBadge(teamOf(match, seat))] : null),
         rounds.map((r) => h("td.num", {}, String(r.points?.[seat] ?? 0))),
         h("td.num.total", {}, String(match.totals?.[seat] ?? 0))))))),
     Array.isArray(match.teams) ? h("ul.team-scores", { "aria-label": t("team.scores") }, match.teams.map((members, team) =>
-      h(`li.team-score.team-${team}`, {},
-        h("span.team-label", {}, t("team.name", { n: team + 1 })),
+      h(`li.team-score.${teamClass(team)}`, {},
+        h("span.team-label", {}, teamMark(team), t("team.name", { n: team + 1 })),
         h("span.team-members", {}, members.map((seat) => players[seat]?.name ?? seat + 1).join(" & ")),
         h("span.team-total", {}, t("team.points", { n: match.team_scores?.[team] ?? 0 }))))) : null);
 }
@@ -104,7 +105,7 @@ export function mountReplay(root, id) {
     const events = flattenLog(log);
     let step = 0;
     const board = h("div.replay-board");
-    const counter = h("p.replay-step", { role: "status" });
+    const counter = h("p.replay-step");
     const said = h("p.replay-said", { "aria-live": "polite" });
     const playButton = h("button.secondary", { key: "replay-play" });
     const go = (n) => {

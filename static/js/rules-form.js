@@ -4,10 +4,20 @@
 // combination the server refuses is answered with its own words.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { RULES, GROUPS, PRESETS, presetValues, ruleAbout, ruleLabel, choiceLabel } from "./rules-schema.js";
+import { RULES, PRESETS, DEFAULT_TARGET, CUSTOM_EFFECTS, DEFAULT_CUSTOM_CARDS } from "./rules-schema.js";
+import { groupedKeys, isHouseRule, ruleAbout, ruleLabel, choiceLabel } from "./rules-words.js";
 import { errorText } from "./errors.js";
 
 let formCount = 0;
+const RULE_BY_KEY = Object.fromEntries(RULES.map((rule) => [rule.key, rule]));
+
+/** The values a preset gives every key (the target follows the scoring, as in rules.py). */
+export function presetValues(name) {
+  const values = Object.fromEntries(RULES.map((r) => [r.key, r.default]));
+  Object.assign(values, PRESETS[name] || {});
+  values.target = DEFAULT_TARGET[values.scoring] ?? values.target;
+  return values;
+}
 
 /** Which preset a full rules object matches best (the one needing fewest changes). */
 function closestPreset(values) {
@@ -21,18 +31,13 @@ function closestPreset(values) {
   return best;
 }
 
-const EFFECTS = ["others_draw_1", "swap_hands", "play_again", "pass_hands", "discard_color", "next_draws_3"];
-const DEFAULT_CUSTOM = [
-  { effect: "others_draw_1", label: "Everyone else draws 1" },
-  { effect: "play_again", label: "Play again" },
-  { effect: "next_draws_3", label: "Next player draws 3" },
-];
+const DEFAULT_CUSTOM = DEFAULT_CUSTOM_CARDS;
 
 /** E-CUSTOM: the host gives each Wild Customizable an effect from the menu and a label. */
 function customCardFields(id, initial) {
   const cards = (initial && initial.length === 3 ? initial : DEFAULT_CUSTOM).map((card, i) => {
     const effect = h("select", { id: `${id}-wc${i}-effect`, "aria-label": `${t("card.WC" + (i + 1))}: ${t("rules.custom_effect")}` },
-      EFFECTS.map((e) => h("option", { value: e, selected: e === card.effect }, t(`effect.${e}`))));
+      CUSTOM_EFFECTS.map((e) => h("option", { value: e, selected: e === card.effect }, t(`effect.${e}`))));
     const label = h("input", { type: "text", id: `${id}-wc${i}-label`, maxlength: 40, value: card.label,
       "aria-label": `${t("card.WC" + (i + 1))}: ${t("rules.custom_label")}` });
     return { effect, label, row: h("div.custom-card", {}, h("span.custom-name", {}, t(`card.WC${i + 1}`)), effect, label) };
@@ -65,20 +70,24 @@ export function rulesFields({ initial = null, onPreset = null } = {}) {
   }
 
   const rows = {};
-  for (const rule of RULES) {
-    const inputId = `${id}-${rule.key}`;
-    let input;
-    if (rule.type === "bool") input = h("input", { type: "checkbox", id: inputId, name: rule.key });
-    else if (rule.type === "int") input = h("input", { type: "number", id: inputId, name: rule.key, min: rule.min, max: rule.max, step: 1, inputmode: "numeric" });
-    else input = h("select", { id: inputId, name: rule.key }, rule.choices.map((v) => h("option", { value: v }, choiceLabel(v))));
-    input.setAttribute("aria-describedby", `${inputId}-about`);
-    inputs[rule.key] = input;
-    (rows[rule.group] ||= []).push(h(`div.rule-row.${rule.type}`, { class: rule.house ? "house" : "", "data-rule": rule.key },
-      rule.type === "bool"
-        ? h("label", { for: inputId }, input, " ", ruleLabel(rule.key))
-        : h("label", { for: inputId }, ruleLabel(rule.key)),
-      rule.type === "bool" ? null : input,
-      h("p.hint", { id: `${inputId}-about` }, ruleAbout(rule), rule.house ? h("span.badge.house", {}, t("rules.house")) : null)));
+  for (const [group, keys] of groupedKeys()) {
+    rows[group] = keys.map((key) => {
+      const rule = RULE_BY_KEY[key];
+      const inputId = `${id}-${key}`;
+      let input;
+      if (rule.type === "bool") input = h("input", { type: "checkbox", id: inputId, name: key });
+      else if (rule.type === "int") input = h("input", { type: "number", id: inputId, name: key, min: rule.min, max: rule.max, step: 1, inputmode: "numeric" });
+      else input = h("select", { id: inputId, name: key }, rule.choices.map((v) => h("option", { value: v }, choiceLabel(v))));
+      input.setAttribute("aria-describedby", `${inputId}-about`);
+      inputs[key] = input;
+      const house = isHouseRule(key);
+      return h(`div.rule-row.${rule.type}`, { class: house ? "house" : "", "data-rule": key },
+        rule.type === "bool"
+          ? h("label", { for: inputId }, input, " ", ruleLabel(key))
+          : h("label", { for: inputId }, ruleLabel(key)),
+        rule.type === "bool" ? null : input,
+        h("p.hint", { id: `${inputId}-about` }, ruleAbout(key), house ? h("span.badge.house", {}, t("rules.house")) : null));
+    });
   }
 
   presetSelect.addEventListener("change", () => {
@@ -86,14 +95,14 @@ export function rulesFields({ initial = null, onPreset = null } = {}) {
     onPreset?.(presetSelect.value);
   });
   inputs.scoring.addEventListener("change", () => {
-    inputs.target.value = String({ winner_takes: 500, lowest_wins: 200, lazy: 5 }[inputs.scoring.value]);
+    inputs.target.value = String(DEFAULT_TARGET[inputs.scoring.value]);
   });
 
   const custom = customCardFields(id, initial?.custom_cards);
   const presetField = h("div.field", {}, h("label", { for: `${id}-preset` }, t("create.preset")), presetSelect, presetAbout);
-  const toggles = h("div.rule-list", {}, GROUPS.map((group) => h(`fieldset.rule-group.group-${group}`, {},
+  const toggles = h("div.rule-list", {}, groupedKeys().map(([group]) => h(`fieldset.rule-group.group-${group}`, {},
     h("legend", {}, t(`rules.group.${group}`)),
-    rows[group] || [],
+    rows[group],
     group === "deal" ? custom.element : null)));
   const element = h("div.rules-fields", {}, presetField, toggles);
   fill(initial ? { ...presetValues(preset), ...initial } : presetValues(preset));

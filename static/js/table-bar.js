@@ -1,26 +1,31 @@
-// The bar above the table (room, connection state, who watches, sound, TV mode) and the timers.
+// The bar above the table (room, connection state, who watches, the log drawer, keys, sound,
+// TV mode) and the timers.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { closeText } from "./errors.js";
+import { icon } from "./icons.js";
 
-/** The bar's children: the room, "watching", the connection state in words, the audience,
- * the sound switch, TV mode. */
-export function tableBar({ code, mode, status, closedCode, spectators, muted, onMute }) {
-  const closed = status === "closed";
-  const statusText = closed ? closeText(closedCode, code)
+/** The connection state in words. */
+export function statusText(status, closedCode, code) {
+  return status === "closed" ? closeText(closedCode, code)
     : status === "open" ? t("table.connected")
       : status === "reconnecting" ? t("table.reconnecting") : t("table.connecting");
+}
+
+/** The bar's children: the room, "watching", the connection state in words, the audience,
+ * the log drawer's switch (laptop screens), the keys, the sound switch, TV mode. */
+export function tableBar({ code, mode, status, closedCode, spectators, muted, onMute, drawer, onDrawer, unread, onKeys }) {
+  const closed = status === "closed";
   const tvLink = mode === "tv"
     ? h("a.button.secondary", { href: `#/watch/${code}` }, t("room.tv_exit"))
-    : h("a.button.secondary", { href: `#/tv/${code}` }, t("room.tv"));
+    : h("a.button.secondary", { href: `#/tv/${code}` }, icon("tv"), t("room.tv"));
   return [
     h("h1.room-title", {}, t("room.title", { code })),
     mode !== "play" ? h("span.badge.watching", {}, t("room.spectating")) : null,
-    h("span.connection", { class: status, role: "status", "data-testid": "connection" },
-      h("span.dot", { "aria-hidden": "true" }), statusText),
+    h("span.connection", { class: status, "data-testid": "connection" },
+      h("span.dot", { "aria-hidden": "true" }), statusText(status, closedCode, code)),
     typeof spectators === "number"
-      ? h("span.spectator-count", { "data-testid": "spectators", title: t("room.watching", { n: spectators }) },
-          h("span", { "aria-hidden": "true" }, "👀 "), t("room.watching", { n: spectators }))
+      ? h("span.spectator-count", { "data-testid": "spectators" }, icon("eye"), t("room.watching", { n: spectators }))
       : null,
     closed && [4401, 4403].includes(closedCode)
       ? h("span.bar-actions", {},
@@ -29,9 +34,16 @@ export function tableBar({ code, mode, status, closedCode, spectators, muted, on
       : closed && [4404, 4410].includes(closedCode)
         ? h("a.button.primary", { href: "#/" }, t("nav.home"))
         : null,
+    mode === "tv" ? null : h("button.secondary.drawer-button", {
+      type: "button", key: "drawer", "aria-expanded": drawer ? "true" : "false", "aria-controls": "log-area",
+      "aria-keyshortcuts": "L", onclick: () => onDrawer(), "data-testid": "drawer-button",
+    }, icon("log"), t("log.title"), unread ? h("span.unread", {}, t("log.unread", { n: unread })) : null),
+    mode === "tv" ? null : h("button.secondary.keys-button", {
+      type: "button", key: "keys", "aria-keyshortcuts": "?", "aria-haspopup": "dialog", onclick: () => onKeys(),
+    }, icon("keyboard"), t("keys.button")),
     h("button.secondary.mute-button", { type: "button", key: "mute", "aria-pressed": muted ? "true" : "false",
       onclick: () => onMute(!muted), "data-testid": "mute" },
-    h("span", { "aria-hidden": "true" }, muted ? "🔇 " : "🔊 "), muted ? t("sound.off") : t("sound.on")),
+    icon(muted ? "muted" : "sound"), muted ? t("sound.off") : t("sound.on")),
     tvLink,
   ];
 }

@@ -4,7 +4,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardFace, sortHand } from "./cards.js";
 import { seatName } from "./describe.js";
-import { teamBadge } from "./table-seats.js";
+import { teamBadge, teamClass, teamMark } from "./colors.js";
 
 function teamNames(state, members, mySeat) {
   return members.map((seat) => seatName(state, seat, mySeat)).join(" & ");
@@ -13,8 +13,8 @@ function teamNames(state, members, mySeat) {
 /** H-TEAMS: each team's members and total. */
 function teamScores(state, teams, scores, winning, mySeat) {
   return h("ul.team-scores", { "aria-label": t("team.scores"), "data-testid": "team-scores" },
-    teams.map((members, team) => h(`li.team-score.team-${team}`, { class: (winning || []).includes(team) ? "winner" : "" },
-      h("span.team-label", {}, t("team.name", { n: team + 1 })),
+    teams.map((members, team) => h(`li.team-score.${teamClass(team)}`, { class: (winning || []).includes(team) ? "winner" : "" },
+      h("span.team-label", {}, teamMark(team), t("team.name", { n: team + 1 })),
       h("span.team-members", {}, teamNames(state, members, mySeat)),
       h("span.team-total", {}, t("team.points", { n: scores?.[team] ?? 0 })))));
 }
@@ -39,8 +39,8 @@ export function standings(state, result, mySeat = null) {
 /** After the match: the first three on a podium, everyone else below, with places and totals. */
 export function podium(state, result, mySeat = null) {
   const rows = standings(state, result, mySeat);
-  const step = (row) => h(`li.podium-step.place-${Math.min(row.place, 4)}`, { class: row.team !== undefined ? `team-${row.team}` : "" },
-    h("span.podium-name", {}, row.label),
+  const step = (row) => h(`li.podium-step.place-${Math.min(row.place, 4)}`, { class: teamClass(row.team) },
+    h("span.podium-name", {}, teamMark(row.team), row.label),
     row.detail ? h("span.podium-detail", {}, row.detail) : null,
     h("span.podium-total", {}, t("podium.total", { n: row.total })),
     h("span.podium-block", {}, h("span.podium-place", {}, t("podium.place", { n: row.place }))));
@@ -72,10 +72,10 @@ function winnerLine(s, last, result, mySeat) {
 function handsTable(s, last, mySeat) {
   const labels = (s.rules?.custom_cards || []).map((c) => c.label);
   const rows = s.seats.map((info, seat) => h("tr", {
-    class: [(last.winners || [last.winner]).includes(seat) ? "winner" : "", typeof info.team === "number" ? `team-${info.team}` : ""]
+    class: [(last.winners || [last.winner]).includes(seat) ? "winner" : "", teamClass(info.team)]
       .filter(Boolean).join(" "),
   },
-  h("th.result-name", { scope: "row" }, seatName(s, seat, mySeat), " ", teamBadge(info),
+  h("th.result-name", { scope: "row" }, seatName(s, seat, mySeat), " ", teamBadge(info.team),
     last.eliminated === seat ? h("span.badge.eliminated", {}, t("seat.eliminated")) : null),
   h("td.result-hand", { "data-label": t("round.hand") },
     (last.hands?.[seat] || []).length

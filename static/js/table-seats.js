@@ -1,7 +1,9 @@
 // The seats around the table and the center (piles, color, direction, whose turn, timers).
 import { h } from "./dom.js";
-import { t, colorName } from "./i18n.js";
+import { t } from "./i18n.js";
 import { cardFace, cardBack, sortHand } from "./cards.js";
+import { colorChip, colorName, currentClass, teamBadge, teamClass } from "./colors.js";
+import { icon } from "./icons.js";
 import { seatName } from "./describe.js";
 
 /** Every seat in the order of play (`state.order`, H-SHUFFLESEATS), then any it leaves out. */
@@ -26,17 +28,11 @@ export function timerRing(extraClass = "") {
     h("span.timer-text", { "aria-hidden": "true" }));
 }
 
-/** H-TEAMS: "Team 1" / "Team 2", in the team's colour. */
-export function teamBadge(info) {
-  return typeof info?.team === "number"
-    ? h(`span.badge.team.team-${info.team}`, {}, t("team.name", { n: info.team + 1 })) : null;
-}
-
 export function seatBadges(state, seat, mySeat) {
   const info = state.seats[seat] || {};
   const badges = [];
   if (seat === mySeat) badges.push(h("span.badge.you", {}, t("seat.you")));
-  badges.push(teamBadge(info));
+  badges.push(teamBadge(info.team));
   const mine = mySeat === null ? null : state.seats[mySeat];
   if (seat !== mySeat && typeof info.team === "number" && mine?.team === info.team) {
     badges.push(h("span.badge.partner", {}, t("seat.partner")));
@@ -57,7 +53,7 @@ export function seatBadges(state, seat, mySeat) {
 function shownHand(state, info) {
   if (!Array.isArray(info.hand)) return null;
   const labels = (state.rules?.custom_cards || []).map((c) => c.label);
-  return h("div.seat-hand.mini-hand", { "aria-label": t("seat.shown_hand") },
+  return h("div.seat-hand.mini-hand", { role: "group", "aria-label": t("seat.shown_hand") },
     sortHand(info.hand).map((c) => cardFace(c, { size: "tiny", customLabels: labels })));
 }
 
@@ -77,7 +73,7 @@ export function seatTile(model, seat, actions) {
     "li.seat",
     {
       class: [active ? "active" : "", away ? "away" : "", info.uno && count === 1 ? "uno" : "",
-        typeof info.team === "number" ? `team-${info.team}` : "", info.eliminated ? "eliminated" : ""]
+        teamClass(info.team), info.eliminated ? "eliminated" : ""]
         .filter(Boolean).join(" "),
       "data-seat": seat,
       "aria-current": active ? "true" : false,
@@ -101,7 +97,7 @@ export function seatTile(model, seat, actions) {
 
 /** H-BLITZ: the round's clock, filled in by the ticker. */
 export function roundClock() {
-  return h("div.round-clock", { role: "timer", "data-round-clock": "", "data-testid": "round-clock" },
+  return h("div.round-clock", { role: "timer", "aria-live": "off", "data-round-clock": "", "data-testid": "round-clock" },
     h("span.round-clock-label", {}, t("table.round_clock")), " ", h("span.round-clock-time", {}, ""));
 }
 
@@ -133,22 +129,21 @@ export function centerArea(model, actions) {
     ? h("p.play-order", { "data-testid": "play-order" },
         t("table.play_order", { names: playOrder(s).map((seat) => seatName(s, seat)).join(" → ") }))
     : null;
-  return h("div.center", { class: color ? `current-${color}` : "" },
-    h("div.direction", { class: direction === 1 ? "cw" : "ccw", title: t(`table.direction.${direction}`) },
-      h("span.direction-icon", { "aria-hidden": "true" }, direction === 1 ? "↻" : "↺"),
+  return h("div.center", { class: currentClass(color) },
+    h("div.direction", { class: direction === 1 ? "cw" : "ccw" },
+      h("span.direction-icon", {}, icon(direction === 1 ? "cw" : "ccw")),
       h("span.direction-text", {}, t(`table.direction.${direction}`))),
     h("div.piles", {}, drawPile, discard),
-    h("div.color-chip", { class: color ? `c-${color}` : "none" },
-      h("span.swatch", { "aria-hidden": "true" }),
-      h("span", { "data-testid": "current-color" }, color ? t("table.color", { color: colorName(color) }) : "")),
-    s.silence ? h("div.silence-chip", { role: "status" }, t("table.silence")) : null,
-    s.phase === "playing"
-      ? h("div.turn-status", { class: mine ? "mine" : "", role: "status" },
-          timerRing(), h("span.turn-text", { "data-testid": "turn-status" }, status))
-      : null,
-    h("div.center-foot", {},
-      s.round ? h("span.round-no", {}, t("table.round", { n: s.round })) : null,
-      typeof s.clock_ends_ms === "number" && s.phase === "playing" ? roundClock() : null,
-      order),
+    h("div.center-info", {},
+      colorChip(color, color ? t("table.color", { color: colorName(color) }) : ""),
+      s.phase === "playing"
+        ? h("div.turn-status", { class: mine ? "mine" : "", "data-testid": "turn-banner" },
+            timerRing(), h("span.turn-text", { "data-testid": "turn-status" }, status))
+        : null,
+      s.silence ? h("div.silence-chip", {}, t("table.silence")) : null,
+      h("div.center-foot", {},
+        s.round ? h("span.round-no", {}, t("table.round", { n: s.round })) : null,
+        typeof s.clock_ends_ms === "number" && s.phase === "playing" ? roundClock() : null,
+        order)),
   );
 }

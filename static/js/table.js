@@ -1,23 +1,28 @@
-// The table page: connects, keeps the model, renders, and turns clicks into commands.
+// The table page: connects, keeps the model, renders, and turns clicks and keys into commands.
 import { h, replaceChildren } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { seats as seatStore } from "./api.js";
 import { mountJoinPrompt } from "./join.js";
 import { TableConnection } from "./connection.js";
 import { TableModel } from "./model.js";
-import { describe } from "./describe.js";
 import { seatOrder, seatTile, centerArea } from "./table-seats.js";
 import { handArea, promptArea, lobbyPanel } from "./table-panels.js";
-import { chooseCard, playSelection, finishPlay } from "./table-play.js";
 import { resultsPanel } from "./table-results.js";
 import { errorText } from "./errors.js";
-import { tableBar, updateTimers } from "./table-bar.js";
+import { tableBar, updateTimers, statusText } from "./table-bar.js";
 import { reactionBar, chatForm } from "./audience.js";
 import { partySide, partyLobbyCenter, placeSeats } from "./party.js";
 import { beforeEvent, afterEvent } from "./table-effects.js";
 import { isMuted, setMuted, onMuteChange } from "./sound.js";
+import { TableLog } from "./table-log.js";
+import { tableActions } from "./table-actions.js";
+import { TableFocus } from "./table-focus.js";
+import { keysDialog, tableKey, handKey } from "./keys.js";
+import { alertNow, announce, quiet, regions } from "./announcer.js";
+import { icon } from "./icons.js";
 
-const LOG_LIMIT = 200;
+// Where the log and chat are a drawer beside the table (a laptop's screen), as in app.css.
+const DRAWER_SCREEN = "(min-width: 861px) and (max-width: 1599px), (min-width: 861px) and (max-height: 899px)";
 
 /** Mount the table for room `code`; mode "play" (your seat), "watch" or "tv". Returns unmount. */
 export function mountTable(root, { code, mode }) {
@@ -38,7 +43,9 @@ class TableView {
     this.status = "connecting";
     this.closedCode = null;
     this.syncing = false;
-    this.logEntries = [];
+    this.drawerOpen = false;
+    this.unread = 0;
+    this.focus = new TableFocus(this);
     this.build();
     this.connection = new TableConnection({
       code, token,
@@ -52,22 +59,24 @@ class TableView {
   build() {
     const tv = this.mode === "tv";
     this.bar = h("header.table-bar");
-    this.notice = h("div.notice", { role: "alert", "aria-live": "assertive" });
+    this.notice = h("div.notice");
     this.seatsEl = h("ul.seats", { "aria-label": t("room.seats") });
     this.centerEl = h("div.center-slot");
     this.promptEl = h("div.prompt-slot");
     this.panelEl = h("div.panel-slot");
     this.handEl = h("div.hand-slot");
     this.logList = h("ol.log-list");
-    this.reactionLayer = h("div.reactions-layer", { "aria-live": "polite" });
-    this.momentLayer = h("div.moment-layer", { role: "status", "aria-live": "assertive" });
-    this.chat = this.mode === "tv" ? null
-      : chatForm(this.mode !== "play", (text) => this.send({ type: "chat", text }));
+    this.log = new TableLog(this.logList, { onLine: () => this.countUnread() });
+    this.reactionLayer = h("div.reactions-layer");
+    this.momentLayer = h("div.moment-layer", { "aria-hidden": "true" });
+    this.chat = tv ? null : chatForm(this.mode !== "play", (text) => this.send({ type: "chat", text }));
     this.reactions = tv ? null : h("div.reaction-slot", {}, reactionBar((emoji) => this.actions.react(emoji)));
-    this.logTitle = h("h2#log-title", {}, t("log.title"));
-    this.logArea = h("aside.log-area", { "aria-labelledby": "log-title" },
-      this.logTitle,
-      h("div.log-scroll", { "aria-live": "polite", "aria-relevant": "additions", role: "log" }, this.logList),
+    this.logTitle = h("h2#log-title", { tabindex: "-1" }, t("log.title"));
+    this.logClose = h("button.secondary.icon-button.drawer-close", { type: "button", "aria-label": t("log.close"),
+      onclick: () => this.toggleDrawer(false) }, icon("close"));
+    this.logArea = h("aside#log-area.log-area", { "aria-labelledby": "log-title" },
+      h("div.log-head", {}, this.logTitle, this.logClose),
+      h("div.log-scroll", { tabindex: "0", role: "region", "aria-labelledby": "log-title" }, this.logList),
       this.chat?.form);
     const board = h("div.board", {}, this.seatsEl, this.centerEl, this.reactionLayer);
     let layout;
@@ -77,20 +86,35 @@ class TableView {
         h("div.tv-stage", {}, board, this.momentLayer, this.panelEl),
         h("aside.tv-side", { "aria-label": t("tv.join_title") }, this.sideEl, this.logArea));
     } else {
+      // The questions (a colour, a target, a challenge) open over the hand, never moving it.
       layout = h("div.table-layout", {},
-        h("div.table-main", {}, board, this.reactions, this.promptEl, this.panelEl, this.handEl),
+        h("div.table-main", {}, board, this.reactions, this.panelEl,
+          h("div.hand-dock", {}, this.promptEl, this.handEl)),
         this.logArea);
     }
-    this.root.replaceChildren(h(`section.table-page${tv ? ".tv" : ""}`, {}, this.bar, this.notice, layout));
+    this.keys = tv ? null : keysDialog();
+    this.page = h(`section.table-page${tv ? ".tv" : ""}`, { "data-drawer": "closed" }, this.bar, this.notice, layout, this.keys);
+    this.root.replaceChildren(this.page);
+    regions();
     this.langOff = onLangChange(() => this.relabel());
     this.muteOff = onMuteChange(() => this.renderBar());
     this.keyHandler = (event) => this.onKey(event);
-    if (this.mode === "play") document.addEventListener("keydown", this.keyHandler);
+    this.focusHandler = (event) => this.focus.noteFocus(event.target);
+    if (!tv) document.addEventListener("keydown", this.keyHandler);
+    this.root.addEventListener("focusin", this.focusHandler);
   }
 
   relabel() {
     this.chat?.relabel();
     if (this.reactions) replaceChildren(this.reactions, reactionBar((emoji) => this.actions.react(emoji)));
+    this.logClose.setAttribute("aria-label", t("log.close"));
+    if (this.keys) {
+      const fresh = keysDialog();
+      const open = this.keys.open;
+      this.keys.replaceWith(fresh);
+      this.keys = fresh;
+      if (open) fresh.showModal();
+    }
     this.render();
   }
 
@@ -106,6 +130,7 @@ class TableView {
     clearInterval(this.ticker);
     clearInterval(this.keepalive);
     document.removeEventListener("keydown", this.keyHandler);
+    quiet();
     this.langOff();
     this.muteOff();
     this.connection.close();
@@ -120,6 +145,9 @@ class TableView {
       this.syncing = false;
       this.model.applyState(frame);
       this.clearPicks(true);
+    } else if (frame.type === "recent") {
+      this.log.recent(frame, this.model); // the story so far: in the panel, nothing more
+      return;
     } else if (frame.type === "event") {
       const before = this.model.state ? beforeEvent(this, frame.event) : null;
       const hadState = Boolean(this.model.state);
@@ -127,12 +155,13 @@ class TableView {
       const result = this.model.applyEvent(frame);
       if (result === "duplicate") return;
       if (this.model.hand.join() !== handBefore) this.ui.selection = null; // its places moved
-      if (result !== "sync" || hadState) this.addLog(frame.event);
+      if (result !== "sync" || hadState) this.log.event(frame.event, frame.seq, this.model);
+      this.alertFor(frame.event);
       if (result === "sync") this.requestSync();
       if (before) effect = () => afterEvent(this, frame.event, before);
       if (frame.legal || frame.event.kind === "round_over") this.clearPicks(true);
     } else if (frame.type === "spectator_chat") {
-      this.addLine(t("log.spectator_chat", { n: frame.spectator ?? "?", text: frame.text }), "spectator_chat");
+      this.log.line(t("log.spectator_chat", { n: frame.spectator ?? "?", text: frame.text }), "spectator_chat");
       return;
     } else if (frame.type === "error") {
       this.showError(frame);
@@ -142,6 +171,17 @@ class TableView {
     }
     this.render();
     effect?.();
+  }
+
+  /** What a player must hear at once: they can be caught (their last card but one went down
+   * without UNO: at once, or when the O-WINDOW grace ends), they were caught. */
+  alertFor(event) {
+    const me = this.model.mySeat;
+    const rules = this.model.state?.rules || {};
+    if (me === null || this.mode !== "play" || event.seat !== me || rules.uno_call === "off") return;
+    const uncalled = event.kind === "played" && event.cards_left === 1 && !this.model.seat(me).uno;
+    if ((uncalled && !(rules.uno_grace_ms > 0)) || event.kind === "catch_open") alertNow(t("live.can_be_caught"));
+    else if (event.kind === "caught") alertNow(t("live.caught", { n: rules.uno_penalty ?? 2 }));
   }
 
   /** Forget a half-made play (a color, a target, several cards) once the table moved on. */
@@ -154,6 +194,9 @@ class TableView {
   }
 
   onStatus(status, detail) {
+    if (status !== this.status && (status !== "open" || this.status === "reconnecting")) {
+      announce(statusText(status, detail?.code ?? null, this.code)); // a drop, and the way back
+    }
     this.status = status;
     if (status === "closed") {
       this.closedCode = detail?.code ?? null;
@@ -169,28 +212,11 @@ class TableView {
     this.connection.send({ type: "sync" }).catch(() => (this.syncing = false));
   }
 
-  addLog(event) {
-    // A call made holding two cards is announced again by the play that leaves one: say it once.
-    const repeat = event.kind === "uno_called" && this.lastUnoCall === event.seat;
-    this.lastUnoCall = event.kind === "uno_called" ? event.seat
-      : event.kind === "played" && event.seat === this.lastUnoCall ? this.lastUnoCall : null;
-    if (repeat) return;
-    const words = describe(event, this.model.state, this.model.mySeat);
-    if (words) this.addLine(words, event.kind);
-  }
-
-  addLine(words, kind) {
-    this.logEntries.push(words);
-    const item = h(`li.log-${kind}`, {}, words);
-    this.logList.appendChild(item);
-    while (this.logList.children.length > LOG_LIMIT) this.logList.firstChild.remove();
-    item.scrollIntoView?.({ block: "nearest" });
-  }
-
   showError(frame) {
     const text = errorText(frame.code, frame.message);
+    alertNow(text);
     this.notice.replaceChildren(h("p.error", { "data-code": frame.code || "" }, text,
-      h("button.link.dismiss", { onclick: () => this.notice.replaceChildren(), "aria-label": t("table.close") }, "×")));
+      h("button.link.dismiss", { onclick: () => this.notice.replaceChildren(), "aria-label": t("table.close") }, icon("close"))));
     clearTimeout(this.noticeTimer);
     this.noticeTimer = setTimeout(() => this.notice.replaceChildren(), 8000);
   }
@@ -202,49 +228,10 @@ class TableView {
     });
   }
 
-  // --- actions (what the buttons do) ---
+  // --- actions (what the buttons and keys do) ---
 
   get actions() {
-    // Game commands name the last seq seen: a race lost to a faster player is answered
-    // "too late" instead of a confusing "not your turn".
-    const fire = (message) => this.send(message).catch(() => {});
-    const move = (message) => fire(this.model.seq === null ? message : { ...message, seq: this.model.seq });
-    return {
-      draw: () => move({ type: "draw" }),
-      keep: () => move({ type: "keep" }),
-      pass: () => move({ type: "pass" }),
-      callUno: () => move({ type: "uno" }),
-      catchSeat: (seat) => move({ type: "catch", target: seat }),
-      challenge: () => move({ type: "challenge" }),
-      accept: () => move({ type: "accept" }),
-      chooseColor: (color) => move({ type: "choose_color", color }),
-      give: (card) => move({ type: "give", card }),
-      slap: () => move({ type: "slap" }),
-      react: (emoji) => fire({ type: "react", emoji }),
-      nextRound: () => fire({ type: "next_round" }),
-      start: () => fire({ type: "start" }),
-      rematch: () => fire({ type: "rematch" }),
-      addBot: () => fire({ type: "add_bot" }),
-      kick: (seat) => fire({ type: "kick", seat }),
-      leave: () => this.send({ type: "leave" }).then(() => {
-        seatStore.forget(this.code);
-        location.hash = "#/";
-      }).catch(() => {}),
-      setRules: (preset, rules) => this.send({ type: "rules", preset, rules })
-        .then(() => this.flash(t("room.rules_sent"))),
-      copyLink: (link) => this.copyLink(link),
-      closeReveal: () => {
-        this.model.reveal = null;
-        this.render();
-      },
-      chooseCard: (card, index) => chooseCard(this, card, index),
-      playSelection: () => playSelection(this),
-      finishPlay: (play) => finishPlay(this, play),
-      cancelPick: () => {
-        this.clearPicks();
-        this.render();
-      },
-    };
+    return tableActions(this);
   }
 
   copyLink(link) {
@@ -258,9 +245,55 @@ class TableView {
   }
 
   flash(text) {
+    announce(text);
     this.notice.replaceChildren(h("p.info", {}, text));
     clearTimeout(this.noticeTimer);
     this.noticeTimer = setTimeout(() => this.notice.replaceChildren(), 4000);
+  }
+
+  // --- keys, the drawer, the focus ---
+
+  onKey(event) {
+    if (event.defaultPrevented || document.querySelector("dialog[open]")) return;
+    if (handKey(event) || tableKey(this, event)) event.preventDefault();
+  }
+
+  focusHand() {
+    this.focus.focusHand();
+  }
+
+  showKeys() {
+    if (this.keys && !this.keys.open) this.keys.showModal();
+  }
+
+  /** The log drawer (a laptop's screen): open it and focus its heading, or close it. */
+  toggleDrawer(open = !this.drawerOpen) {
+    this.drawerOpen = open;
+    if (open) this.unread = 0;
+    this.page.dataset.drawer = open ? "open" : "closed";
+    const inside = this.logArea.contains(document.activeElement);
+    this.renderBar();
+    if (open && window.matchMedia?.(DRAWER_SCREEN).matches) this.logTitle.focus({ preventScroll: true });
+    else if (!open && inside) this.bar.querySelector(".drawer-button")?.focus();
+  }
+
+  countUnread() {
+    if (this.drawerOpen || !window.matchMedia?.(DRAWER_SCREEN).matches) return;
+    this.unread += 1;
+    this.renderBar();
+  }
+
+  /** Esc: close the drawer, else cancel a half-made play. */
+  escape() {
+    if (this.drawerOpen) {
+      this.toggleDrawer(false);
+      return true;
+    }
+    if (this.ui.pickColorFor || this.ui.pickTargetFor || this.ui.selection) {
+      this.actions.cancelPick();
+      return true;
+    }
+    return false;
   }
 
   // --- rendering ---
@@ -279,7 +312,7 @@ class TableView {
       replaceChildren(this.centerEl, h("p.loading", {}, this.status === "closed" ? "" : t("table.connecting")));
       return;
     }
-    const page = this.root.querySelector(".table-page");
+    const page = this.page;
     page.dataset.phase = s.phase;
     page.classList.toggle("teams", Boolean(s.rules?.teams));
     const lobby = s.phase === "lobby";
@@ -297,41 +330,17 @@ class TableView {
     const seated = m.mySeat !== null && this.mode === "play";
     const handHadFocus = this.handEl.contains(document.activeElement);
     replaceChildren(this.handEl, seated && !lobby && s.phase === "playing" ? handArea(m, this.ui, this.actions) : null);
-    if (handHadFocus && !this.handEl.contains(document.activeElement)) {
-      // The card that had focus was played: stay in the hand rather than fall back to the page.
-      const next = this.handEl.querySelector("button:not(:disabled)") || this.handEl.querySelector("h2");
-      next?.focus({ preventScroll: true });
-    }
-    this.focusNewPrompt();
+    page.classList.toggle("has-hand", Boolean(this.handEl.firstChild));
+    if (this.mode === "play" && m.myMove && !this.focus.wasMyMove) alertNow(t("live.your_turn"));
+    this.focus.afterRender(handHadFocus);
     this.tick();
-  }
-
-  /** A question for this seat (challenge, stack, slap, color) takes the keyboard focus once. */
-  focusNewPrompt() {
-    const prompt = this.promptEl.querySelector(".prompt.challenge, .prompt.stack, .prompt.slap, .color-picker, .seat-picker");
-    if (prompt && !this.promptFocused) {
-      const active = document.activeElement;
-      if (!active || active === document.body || this.root.contains(active)) prompt.querySelector("button")?.focus();
-    }
-    this.promptFocused = Boolean(prompt);
-  }
-
-  /** Keys for the fast moments: U calls UNO, D draws (or takes a stack), not while typing. */
-  onKey(event) {
-    if (event.target.closest?.("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
-    const key = event.key.toLowerCase();
-    const m = this.model;
-    if (key === "u" && m.allows("uno")) this.actions.callUno();
-    else if (key === "d" && m.allows("draw")) this.actions.draw();
-    else if (key === "d" && m.state?.pending?.kind === "stack" && m.allows("accept")) this.actions.accept();
-    else return;
-    event.preventDefault();
   }
 
   renderBar() {
     replaceChildren(this.bar, ...tableBar({
       code: this.code, mode: this.mode, status: this.status, closedCode: this.closedCode,
       spectators: this.model.state?.spectators, muted: isMuted(), onMute: (muted) => setMuted(muted),
+      drawer: this.drawerOpen, onDrawer: () => this.toggleDrawer(), unread: this.unread, onKeys: () => this.showKeys(),
     }));
   }
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import (
@@ -165,8 +166,8 @@ def _console(kind: str, text: str, errors: list[str]) -> None:
 def new_page(browser: Browser, server: Server) -> Iterator[PageFactory]:
     """Open a page in a fresh browser context (its own localStorage, like another device).
 
-    ``new_page(lang="ko", seat=(code, token, seat), viewport=(w, h))``; the page fails the
-    test on any script error.
+    ``new_page(lang="ko", seat=(code, token, seat), viewport=(w, h), color_scheme="dark",
+    storage={...})``; the page fails the test on any script error.
     """
     contexts: list[BrowserContext] = []
     errors: list[str] = []
@@ -176,23 +177,26 @@ def new_page(browser: Browser, server: Server) -> Iterator[PageFactory]:
         seat: tuple[str, str, int] | None = None,
         viewport: tuple[int, int] = (1280, 860),
         profile_name: str | None = None,
+        color_scheme: Literal["light", "dark"] = "light",
+        storage: dict[str, str] | None = None,
     ) -> Page:
         context = browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]},
             locale={"en": "en-US", "ko": "ko-KR", "uk": "uk-UA"}[lang],
+            color_scheme=color_scheme,
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
-        storage: dict[str, str] = {"uno.lang": lang}
+        seeded: dict[str, str] = {"uno.lang": lang, **(storage or {})}
         if seat is not None:
             code, token, number = seat
-            storage[f"uno.seat.{code}"] = json.dumps({"token": token, "seat": number})
+            seeded[f"uno.seat.{code}"] = json.dumps({"token": token, "seat": number})
         if profile_name is not None:
-            storage["uno.profile"] = json.dumps({"name": profile_name})
+            seeded["uno.profile"] = json.dumps({"name": profile_name})
         context.add_init_script(
             "(() => { if (sessionStorage.getItem('e2e-seeded')) return;"
             " sessionStorage.setItem('e2e-seeded', '1');"
-            f" const items = {json.dumps(storage)};"
+            f" const items = {json.dumps(seeded)};"
             " for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); })()"
         )
         page = context.new_page()
@@ -206,10 +210,25 @@ def new_page(browser: Browser, server: Server) -> Iterator[PageFactory]:
     assert not errors, f"script errors in the page: {errors}"
 
 
-def shot(page: Page, name: str) -> None:
-    """Save a screenshot into artifacts/ (gitignored) for a person to look at."""
+def open_log(page: Page) -> None:
+    """On a laptop's screen the log and the chat are a drawer: open it (elsewhere it is open)."""
+    button = page.get_by_test_id("drawer-button")
+    if button.is_visible() and button.get_attribute("aria-expanded") != "true":
+        button.click()
+
+
+def say(page: Page, label: str, text: str) -> None:
+    """Type a chat line into the field named ``label`` and send it."""
+    open_log(page)
+    page.get_by_label(label).fill(text)
+    page.locator("form.chat").get_by_role("button", name=re.compile(".")).click()
+
+
+def shot(page: Page, name: str, full_page: bool = True) -> None:
+    """Save a screenshot into artifacts/ (gitignored) for a person to look at: the whole page,
+    or (``full_page=False``) what the screen shows."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
 def http_error_body(error: urllib.error.HTTPError) -> Any:

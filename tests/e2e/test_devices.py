@@ -81,5 +81,6 @@ def test_the_table_is_playable_by_keyboard(new_page: PageFactory, server: Server
     expect(page.get_by_test_id("turn-status")).to_have_text("Bea's turn")
     # Focus stays in the hand (not lost to the page) and is visible.
     assert page.evaluate("document.activeElement.closest('.hand-area') !== null")
-    focused = page.evaluate("getComputedStyle(document.activeElement).boxShadow")
-    assert focused != "none", "the focused element shows no focus ring"
+    ring = page.evaluate("(() => { const s = getComputedStyle(document.activeElement);"
+                         " return [s.outlineStyle, parseFloat(s.outlineWidth)]; })()")
+    assert ring[0] != "none" and ring[1] >= 2, f"the focused element shows no focus ring: {ring}"

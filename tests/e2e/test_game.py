@@ -90,7 +90,7 @@ def test_a_rigged_round_through_the_ui(new_page: PageFactory, server: Server) ->
 
     # A Wild Draw Four, bluffed: the color picker, then Cid is asked to challenge or accept.
     card(bea, "W+4").click()
-    picker = bea.get_by_role("group", name=re.compile("Choose a color"))
+    picker = bea.get_by_role("dialog", name=re.compile("Choose a color"))
     expect(picker).to_be_visible()
     shot(bea, "color-picker")
     picker.get_by_role("button", name="green").click()
@@ -116,7 +116,7 @@ def test_a_rigged_round_through_the_ui(new_page: PageFactory, server: Server) ->
     # A Wild with a color choice.
     expect_my_turn(ann)
     card(ann, "W").click()
-    ann.get_by_role("group", name=re.compile("Choose a color")).get_by_role(
+    ann.get_by_role("dialog", name=re.compile("Choose a color")).get_by_role(
         "button", name="green"
     ).click()
     expect(log(bea)).to_contain_text("Ann played Wild and chose green.")

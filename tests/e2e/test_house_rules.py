@@ -7,7 +7,7 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
-from .conftest import PageFactory, Server, shot
+from .conftest import PageFactory, Server, say, shot
 
 
 def seated(
@@ -60,7 +60,7 @@ def test_a_seven_swaps_hands_with_a_chosen_player(new_page: PageFactory, server:
             "discard": "R5", "draw_pile": []}
     ann, bea = seated_two(new_page, server, deal)
     card(ann, "R7").click()
-    picker = ann.get_by_role("group", name="Choose a player to swap hands with")
+    picker = ann.get_by_role("dialog", name="Choose a player to swap hands with")
     expect(picker).to_be_visible()
     shot(ann, "seat-picker")
     bea_button = picker.get_by_role("button", name=re.compile("^Bea"))
@@ -111,7 +111,7 @@ def test_a_five_exchanges_one_card_each_way(new_page: PageFactory, server: Serve
             "draw_pile": []}
     ann, bea = seated(new_page, server, deal, {"five_exchange": True, "turn_seconds": 0})
     card(ann, "R5").click()
-    ann.get_by_role("group", name="Choose a player to exchange a card with").get_by_role(
+    ann.get_by_role("dialog", name="Choose a player to exchange a card with").get_by_role(
         "button", name="Bea · 3 cards"
     ).click()
     expect(ann.get_by_text("Choose the card you give to Bea")).to_be_visible()
@@ -152,8 +152,7 @@ def test_a_two_brings_silence(new_page: PageFactory, server: Server) -> None:
     card(ann, "R2").click()
     expect(bea.locator(".silence-chip")).to_have_text("Silence! Chat is closed.")
     shot(bea, "silence")
-    bea.get_by_label("Chat message").fill("oops")
-    bea.get_by_role("button", name="Send").click()
+    say(bea, "Chat message", "oops")
     expect(bea.locator("ul.hand button.card")).to_have_count(5)
     expect(ann.locator(".log-list")).to_contain_text("The silence is over.")
     expect(ann.locator(".silence-chip")).to_have_count(0)

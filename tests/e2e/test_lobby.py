@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .conftest import PageFactory, Server, shot
+from .conftest import PageFactory, Server, say, shot
 
 
 def create_room_through_the_form(page: Page, server: Server, name: str) -> str:
@@ -52,7 +52,7 @@ def test_create_share_join_and_host_controls(new_page: PageFactory, server: Serv
     host.locator(".rules-form").get_by_label("Rules preset").select_option("house")
     expect(host.locator(".rules-form").get_by_label("Jump-in")).to_be_checked()
     host.get_by_role("button", name="Apply rules").click()
-    expect(host.get_by_text("Rules updated.")).to_be_visible()
+    expect(host.locator(".notice")).to_have_text("Rules updated.")
     expect(guest.locator(".log-list")).to_contain_text("The rules changed.")
     host.get_by_role("button", name="Start the game").click()
     # Seven cards each, or nine for the first player when a Draw Two is turned first.
@@ -101,8 +101,7 @@ def test_names_are_shown_as_text_never_as_markup(new_page: PageFactory, server: 
     page.goto(f"{server.url}/#/room/{room['code']}")
     expect(page.locator(".lobby-seats")).to_contain_text(evil)
     expect(page.locator(".lobby-seats img")).to_have_count(0)
-    page.get_by_label("Chat message").fill("<b>hi</b>")
-    page.get_by_role("button", name="Send").click()
+    say(page, "Chat message", "<b>hi</b>")
     expect(page.locator(".log-list")).to_contain_text("Ann (you): <b>hi</b>")
     expect(page.locator(".log-list b")).to_have_count(0)
     assert page.evaluate("window.pwned") is None

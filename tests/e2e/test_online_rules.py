@@ -181,7 +181,7 @@ def test_a_crazy_round_through_the_ui(new_page: PageFactory, server: Server) -> 
     expect(cid.locator(".prompt.stack")).to_contain_text("2 cards are coming your way")
     assert highlighted(cid) == {"W+4"}
     card(cid, "W+4").click()
-    cid.get_by_role("group", name=re.compile("Choose a color")).get_by_role(
+    cid.get_by_role("dialog", name=re.compile("Choose a color")).get_by_role(
         "button", name="blue").click()
     stack = ann.locator(".prompt.stack")
     expect(stack).to_contain_text("10 cards are coming your way")
@@ -241,7 +241,7 @@ def test_a_teams_match_through_the_ui(new_page: PageFactory, server: Server) -> 
     card(bea, "R2").click()
     expect_my_turn(ann)  # both bots played a red number
     card(ann, "W").click()
-    ann.get_by_role("group", name=re.compile("Choose a color")).get_by_role(
+    ann.get_by_role("dialog", name=re.compile("Choose a color")).get_by_role(
         "button", name="red").click()
 
     results = bea.locator("section.results")
