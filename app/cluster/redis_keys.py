@@ -5,17 +5,34 @@ Leases: the key holds the owner and a generation drawn from a per-key counter (I
 new holder gets a higher number than all before it; writes are fenced with that number. Renewal
 and release check owner and generation in one Lua script, so a worker frozen past its lease
 cannot renew or drop a lease that has since passed to another worker.
+
+On a Redis Cluster (``cluster=True``) every key of a room carries the room's hash tag
+(``uno:lease:room:{ABCD}``, ``...:{ABCD}:gen``), so each script touches one slot; renewals go
+as one script per slot, a pipeline per master (one master away: the others' leases are
+renewed still); a listing is spread over ``LISTING_SHARDS`` pairs of keys, each pair under its
+own tag, read all at once. On one Redis the keys are named as they always were.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import time
+import zlib
 from typing import Any
 
 import redis.asyncio as redis
+from redis.asyncio.cluster import RedisCluster
 
 from app.jsonwire import compact_json
+
+from .topology import slot_of, tagged
+
+log = logging.getLogger("uno.bus")
+
+# Shards of each listing on a Redis Cluster: its writes and reads spread over the masters.
+LISTING_SHARDS = 8
 
 # KEYS: lease, generation counter. ARGV: owner, ttl ms. Returns the generation or nil.
 _TAKE = """
@@ -116,9 +133,12 @@ return 0
 class RedisKeys:
     """``prefix`` namespaces every key (one per deployment)."""
 
-    def __init__(self, client: redis.Redis, prefix: str) -> None:
+    def __init__(self, client: redis.Redis | RedisCluster, prefix: str, *,
+                 cluster: bool = False) -> None:
         self._redis = client
         self._prefix = prefix
+        self._cluster = cluster
+        self._shards = LISTING_SHARDS if cluster else 1
         self._take = client.register_script(_TAKE)
         self._renew = client.register_script(_RENEW)
         self._renew_many = client.register_script(_RENEW_MANY)
@@ -142,9 +162,12 @@ class RedisKeys:
         return bool(await self._renew(keys=[self._key(key)], args=args))
 
     async def renew_many(self, leases: list[tuple[str, int]], owner: str, ttl_seconds: float
-                         ) -> list[bool]:
-        """``renew`` each (key, generation) of ``owner``: one script call per thousand leases."""
-        renewed: list[bool] = []
+                         ) -> list[bool | None]:
+        """``renew`` each (key, generation) of ``owner``: one script call per thousand leases
+        (on a cluster: per slot; None for a lease whose master did not answer)."""
+        if self._cluster:
+            return await self._renew_by_slot(leases, owner, ttl_seconds)
+        renewed: list[bool | None] = []
         for start in range(0, len(leases), _RENEW_CHUNK):
             chunk = leases[start:start + _RENEW_CHUNK]
             args: list[str | int] = [owner, _ms(ttl_seconds)]
@@ -152,6 +175,37 @@ class RedisKeys:
             results = await self._renew_many(keys=[self._key(key) for key, _ in chunk],
                                              args=args)
             renewed += [bool(result) for result in results]
+        return renewed
+
+    async def _renew_by_slot(self, leases: list[tuple[str, int]], owner: str,
+                             ttl_seconds: float) -> list[bool | None]:
+        assert isinstance(self._redis, RedisCluster)
+        nodes = self._redis.nodes_manager
+        by_node: dict[str, dict[int, list[int]]] = {}  # master -> slot -> indexes in leases
+        for index, (key, _generation) in enumerate(leases):
+            slot = slot_of(self._key(key).encode())
+            node = nodes.get_node_from_slot(slot).name
+            by_node.setdefault(node, {}).setdefault(slot, []).append(index)
+        renewed: list[bool | None] = [None] * len(leases)
+
+        async def on(slots: dict[int, list[int]]) -> None:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for indexes in slots.values():
+                    pipe.eval(_RENEW_MANY, len(indexes),
+                              *(self._key(leases[i][0]) for i in indexes), owner,
+                              _ms(ttl_seconds), *(str(leases[i][1]) for i in indexes))
+                results = await pipe.execute()
+            for indexes, result in zip(slots.values(), results, strict=True):
+                for index, one in zip(indexes, result, strict=True):
+                    renewed[index] = bool(one)
+
+        answers = await asyncio.gather(*(on(slots) for slots in by_node.values()),
+                                       return_exceptions=True)
+        for node, answer in zip(by_node, answers, strict=True):
+            if isinstance(answer, BaseException):  # tried again next tick, within the TTL
+                log.warning("leases on %s not renewed (%r)", node, answer)
+        if all(isinstance(answer, BaseException) for answer in answers) and answers:
+            raise RuntimeError("no master answered the lease renewals") from answers[0]
         return renewed
 
     async def release(self, key: str, owner: str) -> None:
@@ -213,33 +267,53 @@ class RedisKeys:
         if not entries:
             return
         expires = int((time.time() + ttl_seconds) * 1000)
-        index, data = self._listing_keys(listing)
         async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(index, dict.fromkeys(entries, expires))
-            pipe.hset(data, mapping={
-                key: compact_json(value) for key, value in entries.items()})
+            for shard, keys in self._by_shard(list(entries)).items():
+                index, data = self._listing_keys(listing, shard)
+                pipe.zadd(index, dict.fromkeys(keys, expires))
+                pipe.hset(data, mapping={key: compact_json(entries[key]) for key in keys})
             await pipe.execute()
 
     async def unlist(self, listing: str, keys: list[str]) -> None:
         if not keys:
             return
-        index, data = self._listing_keys(listing)
         async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(index, *keys)
-            pipe.hdel(data, *keys)
+            for shard, some in self._by_shard(keys).items():
+                index, data = self._listing_keys(listing, shard)
+                pipe.zrem(index, *some)
+                pipe.hdel(data, *some)
             await pipe.execute()
 
     async def listed(self, listing: str) -> list[dict[str, Any]]:
-        """Every live entry of ``listing`` (expired ones are dropped on the way)."""
-        values = await self._listed(keys=list(self._listing_keys(listing)),
-                                    args=[int(time.time() * 1000)])
+        """Every live entry of ``listing`` (expired ones are dropped on the way). On a
+        cluster, the shards on a master that does not answer are left out (logged)."""
+        now = int(time.time() * 1000)
+        parts = await asyncio.gather(*(
+            self._listed(keys=list(self._listing_keys(listing, shard)), args=[now])
+            for shard in range(self._shards)), return_exceptions=self._cluster)
+        values: list[Any] = []
+        for part in parts:
+            if isinstance(part, BaseException):
+                if len(parts) == 1 or all(isinstance(p, BaseException) for p in parts):
+                    raise part
+                log.warning("a shard of the %s listing not read (%r)", listing, part)
+            else:
+                values += part
         return [json.loads(value) for value in values]
 
-    def _listing_keys(self, listing: str) -> tuple[str, str]:
-        return f"{self._prefix}list:{listing}", f"{self._prefix}list:{listing}:data"
+    def _by_shard(self, keys: list[str]) -> dict[int, list[str]]:
+        shards: dict[int, list[str]] = {}
+        for key in keys:
+            shard = zlib.crc32(key.encode()) % self._shards if self._shards > 1 else 0
+            shards.setdefault(shard, []).append(key)
+        return shards
+
+    def _listing_keys(self, listing: str, shard: int = 0) -> tuple[str, str]:
+        name = f"list:{{{listing}.{shard}}}" if self._cluster else f"list:{listing}"
+        return f"{self._prefix}{name}", f"{self._prefix}{name}:data"
 
     def _key(self, key: str) -> str:
-        return f"{self._prefix}lease:{key}"
+        return f"{self._prefix}lease:{tagged(key) if self._cluster else key}"
 
 
 def _ms(seconds: float) -> int:
