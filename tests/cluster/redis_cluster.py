@@ -12,8 +12,10 @@ Debian's ``redis-server`` on free local ports, each in a temp dir of its own, jo
 from __future__ import annotations
 
 import contextlib
+import random
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -22,11 +24,24 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.server_fixture import free_port
 
 # A master not answering this long is failed over: short, so that a test sees a failover
 # within a few seconds (and long enough for a busy two-core machine not to fail one over).
 NODE_TIMEOUT_MS = 1000
+
+
+def cluster_port() -> int:
+    """A free port whose cluster bus port (10,000 above it) is free too: at most 55535."""
+    for _ in range(200):
+        port = random.randint(20_000, 55_535)
+        try:
+            for candidate in (port, port + 10_000):
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", candidate))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError("no free port pair for a Redis Cluster node")
 
 
 @dataclass
@@ -54,7 +69,9 @@ class RedisNode:
              "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
              # One shard down must not stop the others (the default stops every slot).
              "--cluster-require-full-coverage", "no",
-             "--save", "", "--appendonly", "no", "--protected-mode", "no"],
+             "--save", "", "--appendonly", "no", "--protected-mode", "no",
+             "--repl-diskless-sync-delay", "0",  # a replica in sync at once, not in 5 s
+             "--logfile", str(self.folder / "redis.log")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
 
@@ -87,7 +104,7 @@ class RedisClusterServers:
         for index in range(masters * (1 + replicas)):
             folder = self.root / f"node-{index}"
             folder.mkdir()
-            node = RedisNode(free_port(), folder)
+            node = RedisNode(cluster_port(), folder)
             node.start()
             self.nodes.append(node)
         for node in self.nodes:
@@ -101,6 +118,15 @@ class RedisClusterServers:
         for node in self.nodes:
             node.node_id = node.cli("CLUSTER", "MYID")
         self.wait_ok(timeout)
+        self.wait_replicated(timeout)
+
+    def wait_replicated(self, timeout: float = 30.0) -> None:
+        """Until every live replica is in sync with its master (only then can it fail over)."""
+        def synced(node: RedisNode) -> bool:
+            info = node.cli("INFO", "replication")
+            return "role:master" in info or "master_link_status:up" in info
+        _wait_for(lambda: all(synced(node) for node in self.nodes if node.alive), timeout,
+                  "the replicas to sync")
 
     def stop(self) -> None:
         for node in self.nodes:
@@ -170,7 +196,8 @@ class RedisClusterServers:
         master.kill()
 
         def promoted() -> RedisNode | None:
-            with contextlib.suppress(RuntimeError, StopIteration, subprocess.TimeoutExpired):
+            with contextlib.suppress(RuntimeError, StopIteration, KeyError,
+                                     subprocess.TimeoutExpired):
                 owner = self.owner_of_slot(slots[0])
                 if owner is not master and owner.alive:
                     return owner
@@ -187,6 +214,7 @@ class RedisClusterServers:
         node.start()
         _wait_for(lambda: _answers(node), timeout, f"redis-server on {node.port}")
         self.wait_ok(timeout)
+        self.wait_replicated(timeout)
 
 
 def _slot_owners(node: RedisNode) -> dict[int, str]:
