@@ -83,8 +83,11 @@ async def test_rooms_on_every_master_carry_their_messages_in_order_to_each_worke
     before = {node.name: pubsub_connections(node) for node in servers.masters()}
     async with buses(servers, prefix) as (owner, other):
         got: dict[str, list[int]] = {code: [] for code in codes}
+        def recorder(seqs: list[int]) -> Callable[[dict[str, Any]], None]:
+            return lambda message: seqs.append(message["seq"])
+
         for code in codes:
-            other.subscribe(f"room:{code}", lambda m, c=code: got[c].append(m["seq"]))
+            other.subscribe(f"room:{code}", recorder(got[code]))
         for code in codes:
             await other.ready(f"room:{code}")
         for seq in range(1, 51):

@@ -24,7 +24,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 # A master not answering this long is failed over: short, so that a test sees a failover
 # within a few seconds (and long enough for a busy two-core machine not to fail one over).
 NODE_TIMEOUT_MS = 1000
