@@ -228,8 +228,12 @@ class Stream:
         await self.publisher.flush()
         await asyncio.sleep(0.2)
 
-    def check(self) -> None:
-        assert self.failures == []
+    def check(self, in_flight: int = 0) -> None:
+        """In order, nothing lost after the resume; at most ``in_flight`` sends failed (one
+        written to a master as it died: it may have reached the subscriber, so it is not sent
+        again, as on one Redis)."""
+        assert len(self.failures) <= in_flight, self.failures
+        assert all(isinstance(failure, ConnectionError) for failure in self.failures)
         assert self.got == sorted(self.got) and len(set(self.got)) == len(self.got)  # in order
         assert len(self.lost_at) == 1, self.lost_at
         after = [n for n in range(self.lost_at[0] + 1, self.sent + 1)]
@@ -286,7 +290,7 @@ async def test_a_master_killed_mid_stream_is_replaced_by_its_replica_and_nothing
             back = time.monotonic() - killed
             await asyncio.sleep(0.3)
             await stream.stop()
-            stream.check()
+            stream.check(in_flight=1)  # the awaited sends go one at a time
             assert servers.owner_of_slot(slot) is replica
             assert await other.keys.lease_holder(f"room:{code}") == ("w1", generation)
             print(f"\nmaster {master.name} killed: replica promoted after {promoted:.2f} s, "
