@@ -45,8 +45,8 @@ from app.bus import Handler, Unsubscribe
 from app.jsonwire import compact_json
 from app.rooms.hub import room_topic
 
-from .redis_bus import POOL_CONNECTIONS, TRIES, envelope_head
-from .redis_keys import RedisKeys
+from .redis_bus import TRIES, envelope_head
+from .redis_keys import CLUSTER_CALLS_AT_ONCE, LISTING_SHARDS, RedisKeys
 from .resp import command
 from .shard_listener import ShardedListener
 from .shard_publisher import ShardedPublisher
@@ -85,7 +85,8 @@ class ClusterBus:
             require_full_coverage=False,  # a shard being failed over: the others go on
             socket_connect_timeout=2.0,
             socket_timeout=command_timeout,
-            max_connections=POOL_CONNECTIONS,
+            # Never exhausted (redis-py fails a command then): the keys' calls take turns.
+            max_connections=CLUSTER_CALLS_AT_ONCE * LISTING_SHARDS + 8,
             retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), TRIES - 1),
             retry_on_error=[RedisConnectionError, RedisTimeoutError, OSError],
         )

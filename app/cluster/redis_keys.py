@@ -20,7 +20,8 @@ import json
 import logging
 import time
 import zlib
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import redis.asyncio as redis
 from redis.asyncio.cluster import RedisCluster
@@ -33,6 +34,25 @@ log = logging.getLogger("uno.bus")
 
 # Shards of each listing on a Redis Cluster: its writes and reads spread over the masters.
 LISTING_SHARDS = 8
+# redis-py's cluster client fails a command at once when a master's connections are all in use
+# (its single-Redis pool waits for one): on a cluster, at most this many calls here at a time
+# wait their turn instead (each holds at most ``LISTING_SHARDS`` connections to one master).
+CLUSTER_CALLS_AT_ONCE = 32
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _in_turn(method: Callable[Concatenate[RedisKeys, _P], Coroutine[Any, Any, _R]]
+             ) -> Callable[Concatenate[RedisKeys, _P], Coroutine[Any, Any, _R]]:
+    """Run ``method`` within ``CLUSTER_CALLS_AT_ONCE`` (on a cluster; never nested)."""
+    async def run(self: RedisKeys, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        if self._turns is None:
+            return await method(self, *args, **kwargs)
+        async with self._turns:
+            return await method(self, *args, **kwargs)
+    run.__doc__ = method.__doc__
+    return run
 
 # KEYS: lease, generation counter. ARGV: owner, ttl ms. Returns the generation or nil.
 _TAKE = """
@@ -139,6 +159,7 @@ class RedisKeys:
         self._prefix = prefix
         self._cluster = cluster
         self._shards = LISTING_SHARDS if cluster else 1
+        self._turns = asyncio.Semaphore(CLUSTER_CALLS_AT_ONCE) if cluster else None
         self._take = client.register_script(_TAKE)
         self._renew = client.register_script(_RENEW)
         self._renew_many = client.register_script(_RENEW_MANY)
@@ -150,17 +171,20 @@ class RedisKeys:
 
     # -- leases --------------------------------------------------------------------------------
 
+    @_in_turn
     async def take_lease(self, key: str, owner: str, ttl_seconds: float) -> int | None:
         """Take (or renew, if already ``owner``'s) the lease; its generation, None if taken."""
         keys = [self._key(key), self._key(key) + ":gen"]
         result = await self._take(keys=keys, args=[owner, _ms(ttl_seconds)])
         return None if result is None else int(result)
 
+    @_in_turn
     async def renew(self, key: str, owner: str, generation: int, ttl_seconds: float) -> bool:
         """Extend the lease only if ``owner`` still holds it at ``generation``."""
         args: list[str | int] = [owner, str(generation), _ms(ttl_seconds)]
         return bool(await self._renew(keys=[self._key(key)], args=args))
 
+    @_in_turn
     async def renew_many(self, leases: list[tuple[str, int]], owner: str, ttl_seconds: float
                          ) -> list[bool | None]:
         """``renew`` each (key, generation) of ``owner``: one script call per thousand leases
@@ -208,27 +232,33 @@ class RedisKeys:
             raise RuntimeError("no master answered the lease renewals") from answers[0]
         return renewed
 
+    @_in_turn
     async def release(self, key: str, owner: str) -> None:
         await self._release(keys=[self._key(key)], args=[owner])
 
+    @_in_turn
     async def claim_name(self, name: str, instance: str, ttl_seconds: float) -> bool:
         """Hold (or keep holding) the worker name ``name`` for the process ``instance``;
         False while another process holds it."""
         keys = [f"{self._prefix}worker:{name}"]
         return bool(await self._claim_name(keys=keys, args=[instance, _ms(ttl_seconds)]))
 
+    @_in_turn
     async def register_worker(self, name: str) -> None:
         """``name`` serves now, its topic listened to (``workers``)."""
         await self._redis.sadd(f"{self._prefix}workers", name)
 
+    @_in_turn
     async def unregister_worker(self, name: str) -> None:
         await self._redis.srem(f"{self._prefix}workers", name)
 
+    @_in_turn
     async def workers(self) -> list[str]:
         """The workers registered: serving, or dead and not yet noticed (DeathWatch)."""
         names = await self._redis.smembers(f"{self._prefix}workers")
         return sorted(n.decode() if isinstance(n, bytes) else str(n) for n in names)
 
+    @_in_turn
     async def release_name(self, name: str, instance: str) -> None:
         await self._release_name(keys=[f"{self._prefix}worker:{name}"], args=[instance])
 
@@ -236,6 +266,7 @@ class RedisKeys:
         """(owner, generation) of the current lease, None when nobody holds it."""
         return (await self.lease_holders([key]))[0]
 
+    @_in_turn
     async def lease_holders(self, keys: list[str]) -> list[tuple[str, int] | None]:
         """``lease_holder`` of each key, in one round trip."""
         if not keys:
@@ -253,6 +284,7 @@ class RedisKeys:
                 holders.append((name, int(generation)))
         return holders
 
+    @_in_turn
     async def raise_generation(self, key: str, at_least: int) -> None:
         """Make the next lease of ``key`` get a generation above ``at_least`` (Redis lost its
         counters, e.g. restarted without its data, and the store knows a newer one)."""
@@ -260,6 +292,7 @@ class RedisKeys:
 
     # -- a shared listing (public rooms across workers) ------------------------------------------
 
+    @_in_turn
     async def list_entries(self, listing: str, entries: dict[str, dict[str, Any]],
                            ttl_seconds: float) -> None:
         """Put (or refresh) ``entries`` (key -> JSON-safe dict) in ``listing`` for
@@ -274,6 +307,7 @@ class RedisKeys:
                 pipe.hset(data, mapping={key: compact_json(entries[key]) for key in keys})
             await pipe.execute()
 
+    @_in_turn
     async def unlist(self, listing: str, keys: list[str]) -> None:
         if not keys:
             return
@@ -284,6 +318,7 @@ class RedisKeys:
                 pipe.hdel(data, *some)
             await pipe.execute()
 
+    @_in_turn
     async def listed(self, listing: str) -> list[dict[str, Any]]:
         """Every live entry of ``listing`` (expired ones are dropped on the way). On a
         cluster, the shards on a master that does not answer are left out (logged)."""

@@ -37,9 +37,10 @@ from .topology import Topology, slot_of
 log = logging.getLogger("uno.bus")
 
 RETRY_SECONDS = 0.1  # between looks at the slot map while a master is away
-# Errors after which the same message is right a moment later (or on the new master).
-_MOVED = ("MOVED ", "ASK ")
-_LATER = ("TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN", "LOADING")
+# Errors after which the same message is right on the new master, or a moment later (an ASK
+# would be: sharded pub/sub stays on a slot's old master until the move ends, so none comes).
+_MOVED = ("MOVED ",)
+_LATER = ("ASK ", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN", "LOADING")
 
 
 @dataclass

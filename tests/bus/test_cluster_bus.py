@@ -190,8 +190,9 @@ async def test_a_worker_is_taken_for_dead_only_once_its_topic_is_silent_on_every
 
 
 class Stream:
-    """A publisher sending ``{"n": 1, 2, ...}`` on one topic every few milliseconds (each
-    ``publish`` awaited: none may fail), and a subscriber recording what arrives."""
+    """A publisher sending ``{"n": 1, 2, ...}`` on one topic, five every few milliseconds (four
+    posted, the fifth awaited: several are in flight when a master answers MOVED or dies), and
+    a subscriber recording what arrives."""
 
     def __init__(self, publisher: ClusterBus, subscriber: ClusterBus, topic: str) -> None:
         self.publisher, self.subscriber, self.topic = publisher, subscriber, topic
@@ -214,10 +215,13 @@ class Stream:
 
     async def _send(self) -> None:
         while not self._stopping:
-            self.sent += 1
             try:
+                for _ in range(4):
+                    self.sent += 1
+                    self.publisher.post(self.topic, {"n": self.sent})
+                self.sent += 1
                 await self.publisher.publish(self.topic, {"n": self.sent})
-            except Exception as exc:
+            except Exception as exc:  # a post raises the error that lost an earlier one
                 self.failures.append(exc)
             await asyncio.sleep(0.005)
 
@@ -229,9 +233,9 @@ class Stream:
         await asyncio.sleep(0.2)
 
     def check(self, in_flight: int = 0) -> None:
-        """In order, nothing lost after the resume; at most ``in_flight`` sends failed (one
-        written to a master as it died: it may have reached the subscriber, so it is not sent
-        again, as on one Redis)."""
+        """In order, nothing lost after the resume; at most ``in_flight`` sends failed (those
+        written to a master as it died: they may have reached the subscriber, so they are not
+        sent again, as on one Redis)."""
         assert len(self.failures) <= in_flight, self.failures
         assert all(isinstance(failure, ConnectionError) for failure in self.failures)
         assert self.got == sorted(self.got) and len(set(self.got)) == len(self.got)  # in order
@@ -270,6 +274,13 @@ async def test_a_slot_moved_under_a_room_mid_stream_loses_nothing_after_the_resu
               f"{took:.2f} s after the move began")
 
 
+def worker_on(servers: RedisClusterServers, prefix: str, master: RedisNode) -> str:
+    """A worker name whose topic's slot ``master`` serves."""
+    owners = servers.slot_owners()
+    return next(name for name in (f"w{n}" for n in range(10_000))
+                if owners[slot_of(f"{prefix}bus:worker:{{{name}}}".encode())] == master.node_id)
+
+
 async def test_a_master_killed_mid_stream_is_replaced_by_its_replica_and_nothing_is_lost_after_the_resume(  # noqa: E501
     servers: RedisClusterServers, prefix: str,
 ) -> None:
@@ -279,8 +290,20 @@ async def test_a_master_killed_mid_stream_is_replaced_by_its_replica_and_nothing
         generation = await owner.keys.take_lease(f"room:{code}", "w1", 60.0)
         stream = Stream(owner, other, f"room:{code}")
         await stream.start()
-        await asyncio.sleep(0.2)
         master = servers.owner_of_slot(slot)
+        # A worker whose own topic is on that master too: alive all along, never taken for dead.
+        alive = worker_on(servers, prefix, master)
+        other.subscribe(f"worker:{alive}", lambda m: None)
+        await other.ready(f"worker:{alive}")
+        await other.keys.register_worker(alive)
+        died: list[str] = []
+
+        async def on_death(worker: str) -> None:
+            died.append(worker)
+
+        watch = DeathWatch(owner, "watcher", on_death)
+        watching = asyncio.create_task(watch.run())
+        await asyncio.sleep(0.3)
         await asyncio.to_thread(master.cli, "WAIT", "1", "1000")  # the lease is replicated
         killed = time.monotonic()
         replica = await asyncio.to_thread(servers.kill_master, master)
@@ -290,10 +313,13 @@ async def test_a_master_killed_mid_stream_is_replaced_by_its_replica_and_nothing
             back = time.monotonic() - killed
             await asyncio.sleep(0.3)
             await stream.stop()
-            stream.check(in_flight=1)  # the awaited sends go one at a time
+            stream.check(in_flight=2)  # a burst of five at most: its post and its publish
             assert servers.owner_of_slot(slot) is replica
             assert await other.keys.lease_holder(f"room:{code}") == ("w1", generation)
+            await asyncio.sleep(DEAD_AFTER * 2)  # watched on the new master for a while too
+            assert died == [] and not watch.dead
             print(f"\nmaster {master.name} killed: replica promoted after {promoted:.2f} s, "
                   f"its subscriber resumed after {back:.2f} s")
         finally:
+            watching.cancel()
             await asyncio.to_thread(servers.restart, master)  # back, as the replica's replica

@@ -3,10 +3,12 @@ Debian's ``redis-server`` on free local ports, each in a temp dir of its own, jo
 ``redis-cli --cluster create``; never the shared server on 6379.
 
     with private_cluster() as cluster:
-        cluster.seeds                         # "127.0.0.1:7001,127.0.0.1:7002,..."
+        cluster.seeds                         # "127.0.0.1:27001,127.0.0.1:31002,..."
         cluster.owner_of_slot(slot)           # the node serving it now
         cluster.migrate_slot(slot, to=node)   # IMPORTING / MIGRATING, MIGRATE keys, SETSLOT NODE
         promoted = cluster.kill_master(node)  # kill -9; returns once its replica serves its slots
+
+    .venv/bin/python -m tests.cluster.redis_cluster      # one to try by hand, until Ctrl-C
 """
 
 from __future__ import annotations
@@ -259,3 +261,11 @@ def private_cluster() -> Iterator[RedisClusterServers]:
         yield servers
     finally:
         servers.stop()
+
+
+if __name__ == "__main__":
+    with private_cluster() as running:
+        print(f"UNO_REDIS_CLUSTER={running.seeds}  (Ctrl-C stops it)", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            while True:
+                time.sleep(3600)
