@@ -104,6 +104,7 @@ class ClusterBus:
         self._trouble: dict[str, float] = {}  # master -> when it last failed to answer
         self.on_reconnect: list[Callable[[], None]] = []  # a cluster is never lost at once
         self.on_topics_lost: list[Callable[[frozenset[str]], None]] = []
+        self._resumed = 0  # topics subscribed again in this turn of the loop (one log line)
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -252,13 +253,19 @@ class ClusterBus:
         topics = frozenset(self._topics[c] for c in channels if c in self._topics)
         if not topics:
             return
-        log.warning("redis cluster: %d topics subscribed again after their master changed",
-                    len(topics))
+        if not self._resumed:  # one line for all the topics back in this turn of the loop
+            asyncio.get_running_loop().call_soon(self._log_resumed)
+        self._resumed += len(topics)
         for hook in list(self.on_topics_lost):
             try:
                 hook(topics)
             except Exception:
                 log.exception("redis bus: a lost-topics hook failed")
+
+    def _log_resumed(self) -> None:
+        log.warning("redis cluster: %d topics subscribed again after their master changed",
+                    self._resumed)
+        self._resumed = 0
 
     # -- who listens ----------------------------------------------------------------------------
 

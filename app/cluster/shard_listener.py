@@ -53,7 +53,6 @@ class ShardedListener:
         self._nodes: dict[str, _NodeListener] = {}
         self._ever: set[bytes] = set()  # channels subscribed at least once
         self._broken: set[bytes] = set()  # channels whose subscription broke, not yet back
-        self._back: list[bytes] = []  # broken ones subscribed again, to tell ``on_lost``
         self._answered = asyncio.Event()
         self._refreshing: set[asyncio.Task[None]] = set()
         self.reconnects = 0  # connections opened again after one failed
@@ -143,16 +142,12 @@ class ShardedListener:
         self._ever.add(channel)
         if channel in self._broken:
             self._broken.discard(channel)
-            if not self._back:  # told once for all the channels back in this turn of the loop
-                asyncio.get_running_loop().call_soon(self._tell_lost)
-            self._back.append(channel)
-
-    def _tell_lost(self) -> None:
-        back, self._back = self._back, []
-        try:
-            self._on_lost(back)
-        except Exception:
-            log.exception("redis cluster: a lost-messages hook failed")
+            # At once, before the next message read on the connection: a reply that arrives
+            # after events that were lost must find its socket already told to resume.
+            try:
+                self._on_lost([channel])
+            except Exception:
+                log.exception("redis cluster: a lost-messages hook failed")
 
     def answered(self) -> None:
         self._answered.set()

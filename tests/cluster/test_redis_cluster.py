@@ -71,6 +71,8 @@ class Player:
     acked: list[tuple[float, float]] = field(default_factory=list)  # (sent at, latency)
     lines: set[str] = field(default_factory=set)  # texts the server acknowledged
     closes: list[float] = field(default_factory=list)
+    heard: set[str] = field(default_factory=set)  # this seat's lines seen as events
+    early_acks: int = 0  # acks that came before their line's event (the protocol forbids it)
     _n: int = 0
 
     def on_text(self, raw: str) -> None:
@@ -81,8 +83,11 @@ class Player:
         if kind == "state":
             you = frame["state"].get("you") or {}
             self.seated = you.get("seat") == self.seat
+        elif kind == "event" and frame["event"].get("kind") == "chat":
+            self.heard.add(frame["event"].get("text", ""))
         elif kind == "ack" and frame.get("id") in self.sent:
             line, sent_at = self.sent.pop(frame["id"])
+            self.early_acks += line not in self.heard
             self.lines.add(line)
             self.acked.append((sent_at, time.monotonic() - sent_at))
 
@@ -202,6 +207,7 @@ async def play_through(cluster: Cluster, players: list[Player], event: str,
     stored = await stored_chats(cluster.database_url)
     acked = {line for p in players for line in p.lines}
     assert acked - stored == set(), f"{len(acked - stored)} acknowledged moves lost"
+    assert sum(p.early_acks for p in players) == 0  # an ack follows its events, always
     during = sorted(latency for p in players for sent, latency in p.acked
                     if started <= sent <= started + recovered)
     p99 = during[min(len(during) - 1, int(len(during) * 0.99))] if during else 0.0
