@@ -58,6 +58,7 @@ REPLY = ">"  # in a reply topic: "room:ABCD>worker:w1"
 # A topic whose master changed, or could not be asked, this recently may have no subscriber
 # only because it is subscribing again (a listener's backoff is at most a second): not counted.
 CHANGE_GRACE = 6.0
+RECEIVER_SECONDS = 1.0  # how long an awaited message waits for its subscriber to come back
 
 
 def seed_nodes(seeds: str) -> list[tuple[str, int]]:
@@ -145,7 +146,7 @@ class ClusterBus:
     def _channel(self, topic: str) -> bytes:
         return f"{self._prefix}bus:{tagged(topic)}".encode()
 
-    def _give(self, topic: str, payload: str, done: asyncio.Future[None] | None) -> None:
+    def _give(self, topic: str, payload: str, done: asyncio.Future[Any] | None) -> None:
         via, _, to = topic.partition(REPLY)
         if to:
             payload = '{"to":' + json.dumps(to) + ',"m":' + payload + "}"
@@ -153,9 +154,17 @@ class ClusterBus:
         self._publisher.give(slot_of(channel), command(b"SPUBLISH", channel, payload), done)
 
     async def publish(self, topic: str, message: dict[str, Any]) -> None:
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._give(topic, compact_json(message), done)
-        await done
+        """As on one Redis; and a message awaited is meant for someone (a call for a room's
+        owner, its reply, a probe): sent again for up to ``RECEIVER_SECONDS`` while nobody
+        receives it, its subscriber moving to a new master (a failover, a slot move)."""
+        payload = compact_json(message)
+        deadline = time.monotonic() + RECEIVER_SECONDS
+        while True:
+            done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self._give(topic, payload, done)
+            if await done or time.monotonic() >= deadline:
+                return
+            await asyncio.sleep(0.05)
 
     def post(self, topic: str, message: dict[str, Any]) -> None:
         self.post_json(topic, compact_json(message))

@@ -30,6 +30,7 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -38,7 +39,7 @@ from .resp import RespError, RespStream, command
 
 log = logging.getLogger("uno.bus")
 
-Waiter = asyncio.Future[None] | None  # None: nobody waits (a post)
+Waiter = asyncio.Future[Any] | None  # gets Redis's answer (PUBLISH: the receivers); None: a post
 Message = tuple[bytes, Waiter]  # one command, encoded, and who waits for its answer
 Redirected = Callable[[bytes, Waiter, str], bool]  # (command, waiter, Redis's error): taken?
 Unreachable = Callable[[list[Message], Exception], bool]  # (waiting messages, error): taken?
@@ -75,7 +76,7 @@ class Publisher:
 
     async def flush(self) -> None:
         """Return once everything given so far has been answered (or failed)."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.give(command("PING"), done)
         with contextlib.suppress(Exception):
             await done
@@ -158,7 +159,7 @@ class Publisher:
                         if redirected is None or not redirected(encoded, done, str(reply)):
                             self._failed([done], RespError(str(reply)))  # e.g. out of memory
                     elif done is not None and not done.done():
-                        done.set_result(None)
+                        done.set_result(reply)
         except asyncio.CancelledError:
             raise
         except Exception as exc:

@@ -35,7 +35,7 @@ log = logging.getLogger("uno.bus")
 
 OnMessage = Callable[[bytes, bytes], None]  # (channel, payload)
 OnLost = Callable[[list[bytes]], None]  # channels subscribed again after a break
-MAP_RETRY_SECONDS = 0.1  # between reads of the slot map while a channel has no master
+MAP_RETRY_SECONDS = 0.1  # between reads of the slot map while a channel is not subscribed
 
 
 class ShardedListener:
@@ -122,7 +122,8 @@ class ShardedListener:
         self._broken.update(channel for channel in channels if channel in self._ever)
 
     def _refresh(self) -> None:
-        """Read the slot map again (in the background), until every channel has a master."""
+        """Read the slot map again (in the background), until every channel is subscribed: a
+        master that went away is replaced as soon as the map says so, not a backoff later."""
         if not self._refreshing:
             task = asyncio.get_running_loop().create_task(self._settle_map())
             self._refreshing.add(task)
@@ -132,7 +133,7 @@ class ShardedListener:
         while True:
             await self._topology.refresh()
             self._rebalance()  # also when the read failed (no change event then)
-            if len(self._assigned) == len(self._wanted):
+            if self.connected:
                 return
             await asyncio.sleep(MAP_RETRY_SECONDS)
 
