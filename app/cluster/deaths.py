@@ -16,7 +16,8 @@ its rooms, never the game: the store's fence refuses its writes, and its sockets
 On a Redis Cluster a worker's topic is a sharded channel, counted on every master (``PUBSUB
 SHARDNUMSUB``); a topic whose master changed or could not be asked a moment ago is neither alive
 nor silent (``listening`` says None) while its subscriber moves to the new master. Each worker
-registers itself again every ``REGISTER_SECONDS``: a failover may lose the registration.
+registers itself again every ``REGISTER_SECONDS`` while its listener is subscribed: a failover
+may lose the registration.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ class DeathWatch:
         while True:
             await asyncio.sleep(POLL_SECONDS)
             try:
-                if time.monotonic() - registered >= REGISTER_SECONDS:
+                # Only while listening: registered and silent is how the others tell a death.
+                if time.monotonic() - registered >= REGISTER_SECONDS and self.redis.connected:
                     registered = time.monotonic()
                     await self.redis.keys.register_worker(self.worker)
                 await self.poll()
