@@ -56,7 +56,6 @@ class Settings(BaseSettings):
     # ("10.0.0.0/8,127.0.0.1"); empty: the peer address is the client.
     trusted_proxies: str = ""
 
-
     @property
     def shared(self) -> bool:
         """Rooms are shared with other workers (through Redis or a Redis Cluster)."""

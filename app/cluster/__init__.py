@@ -1,5 +1,6 @@
-"""Several workers sharing rooms through Redis: the only code that knows Redis, leases,
-forwarding, the shared room list and the takeover sweep.
+"""Several workers sharing rooms through Redis (one Redis, ``RedisBus``, or a Redis Cluster,
+``ClusterBus``): the only code that knows Redis, leases, forwarding, the shared room list and
+the takeover sweep.
 
     cluster = await open_cluster(settings, store)     # UNO_REDIS_URL (or _CLUSTER) set
     registry = RoomRegistry(cluster.store, cluster.bus, settings, placement=cluster.placement)
