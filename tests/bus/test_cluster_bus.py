@@ -258,7 +258,7 @@ async def test_a_slot_moved_under_a_room_mid_stream_loses_nothing_after_the_resu
         target = next(node for node in servers.masters() if node is not source)
         started = time.monotonic()
         moved = await asyncio.to_thread(servers.migrate_slot, slot, target, 0.05)
-        assert moved == 2  # the lease and its counter, moved one at a time
+        assert moved >= 2  # the lease and its counter (and any other test's key there)
         # Renewed in the middle of it all (ASK, then MOVED: redis-py follows).
         assert await owner.keys.renew_many([(f"room:{code}", generation or 0)], "w1", 30.0) == [
             True]
