@@ -14,6 +14,9 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite+aiosqlite:///./uno.db"
     redis_url: str | None = None  # set: many workers share rooms through Redis leases
+    # Or a Redis Cluster: its seed nodes, "host:port[,host:port...]" (sharded pub/sub, each
+    # room's keys in one slot). Takes the place of ``redis_url``.
+    redis_cluster: str | None = None
     redis_prefix: str = "uno:"  # namespaces keys and channels: one per deployment
     lease_seconds: float = 5.0  # a dead worker's rooms move to another worker after this
     worker_id: str | None = None  # default: host name and process id
@@ -67,6 +70,11 @@ class Settings(BaseSettings):
     # Addresses or networks of reverse proxies whose X-Forwarded-For names the client
     # ("10.0.0.0/8,127.0.0.1"); empty: the peer address is the client.
     trusted_proxies: str = ""
+
+    @property
+    def shared(self) -> bool:
+        """Rooms are shared with other workers (through Redis or a Redis Cluster)."""
+        return bool(self.redis_url or self.redis_cluster)
 
 
 @lru_cache(maxsize=1)

@@ -82,7 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         storage = await open_storage(settings)
         application.state.history = storage.history  # app/api/history.py reads it
         cluster = None
-        if settings.redis_url:  # many workers: rooms shared through Redis leases
+        if settings.shared:  # many workers: rooms shared through Redis leases
             from app.cluster import open_cluster  # noqa: PLC0415 (Redis only)
 
             cluster = await open_cluster(settings, storage.rooms)

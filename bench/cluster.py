@@ -12,6 +12,11 @@ event; the command; both), so a slower owner and the hops themselves show apart.
 Needs Postgres and Redis (``--database`` names a Postgres server database to create afresh,
 ``--redis`` a Redis URL). Targets (issue 6): p99 through Redis at most 10 ms above one worker;
 failover p95 <= 5 s (with ``--lease`` seconds, default 2).
+
+The ``two-cluster`` layouts run the two workers on a Redis Cluster instead (three masters and
+three replicas of Debian's redis-server, started here on free ports, tests/cluster/
+redis_cluster.py): ``two-cluster`` with the bus's own sharded connections, ``two-cluster-redis-py``
+with redis-py's cluster pipelines and ``ClusterPubSub`` (bench/library_app.py).
 """
 
 from __future__ import annotations
@@ -230,11 +235,26 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     runs: dict[str, list[dict[str, Any]]] = {layout: [] for layout in layouts}
     # On a shared machine a tail latency swings from run to run: with --repeat the layouts
     # take turns, each run on fresh processes and a fresh database, and the medians count.
+    with contextlib.ExitStack() as stack:
+        if any("cluster" in layout for layout in layouts):
+            from tests.cluster.redis_cluster import private_cluster  # noqa: PLC0415
+
+            args.cluster_seeds = stack.enter_context(private_cluster()).seeds
+        await take_turns(args, layouts, runs)
+    summarize(out, runs)
+    return out
+
+
+async def take_turns(args: argparse.Namespace, layouts: list[str],
+                     runs: dict[str, list[dict[str, Any]]]) -> None:
     for turn in range(args.repeat):
         for layout in layouts:
             last = turn == args.repeat - 1
             kills = args.kills if last and layout.startswith("two") else 0
             runs[layout].append(await run_layout(args, layout, kills, turn))
+
+
+def summarize(out: dict[str, Any], runs: dict[str, list[dict[str, Any]]]) -> None:
     for layout, key in LAYOUT_KEYS.items():
         if layout in runs:
             out[key] = summary(runs[layout])
@@ -250,13 +270,15 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             out[f"{library}_extra_cpu"] = {"median": statistics.median(more), "runs": more}
     if "two" in runs and "failover_s" in runs["two"][-1]:
         out["failover_s"] = runs["two"][-1]["failover_s"]
-    return out
 
 
 LAYOUT_KEYS = {"one": "one_worker", "redis": "one_redis_worker", "two": "two_workers",
-               "redis-py": "one_redispy_worker", "two-redis-py": "two_redispy_workers"}
+               "redis-py": "one_redispy_worker", "two-redis-py": "two_redispy_workers",
+               "two-cluster": "two_cluster_workers",
+               "two-cluster-redis-py": "two_cluster_redispy_workers"}
 # Layouts with the bus on redis-py's own API (bench/library_app.py), and the layout each copies.
-LIBRARY_LAYOUTS = {"redis-py": "redis", "two-redis-py": "two"}
+LIBRARY_LAYOUTS = {"redis-py": "redis", "two-redis-py": "two",
+                   "two-cluster-redis-py": "two-cluster"}
 
 
 def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -268,13 +290,15 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     merged["tail"] = {k: statistics.median(r["tail"][k] for r in results)
                       for k in results[0]["tail"]}
     merged["actions"] = sum(r["actions"] for r in results)
-    merged["paths"] = {label: {key: statistics.median(r["paths"][label][key] for r in results)
+    merged["paths"] = {label: {key: statistics.median(r["paths"][label][key] for r in results
+                                                      if label in r["paths"])
                                for key in ("p50_ms", "p99_ms")}
-                       for label in results[0]["paths"]}
+                       for label in {label for r in results for label in r["paths"]}}
     merged["inside"] = {label: {key: statistics.median(r["inside"][label][key] for r in results)
                                 for key in figures}
                         for label, figures in results[0]["inside"].items()}
     merged["p99_runs_ms"] = [r["p99_ms"] for r in results]
+    merged["actions_runs"] = [r["actions"] for r in results]
     return merged
 
 
@@ -288,14 +312,15 @@ async def run_layout(args: argparse.Namespace, layout: str, kills: int, turn: in
         layout = LIBRARY_LAYOUTS[layout]
         base["UNO_BENCH_REDIS"] = "redis-py"
         module = "bench.library_app"
-    if layout != "one":  # "redis" (one worker on the Redis bus) and "two"
-        base = {**base, "UNO_REDIS_URL": args.redis,
-                "UNO_REDIS_PREFIX": f"bench:{uuid.uuid4().hex[:8]}:",
+    if layout != "one":  # "redis" (one worker on the Redis bus), "two", "two-cluster"
+        shared = ({"UNO_REDIS_CLUSTER": args.cluster_seeds} if layout == "two-cluster"
+                  else {"UNO_REDIS_URL": args.redis})
+        base = {**base, **shared, "UNO_REDIS_PREFIX": f"bench:{uuid.uuid4().hex[:8]}:",
                 "UNO_LEASE_SECONDS": str(args.lease)}
     await fresh_database(args.database)
     workers = [Worker(base, module)]
     try:
-        if layout == "two":
+        if layout in ("two", "two-cluster"):
             workers.append(Worker(base, module))  # after the first: it migrated the database
         rooms = await rooms_on(workers, args.rooms)
         timeline = None if args.timeline is None else args.timeline / f"{layout}-{turn}.txt"
@@ -337,7 +362,9 @@ def main() -> None:
                         help="comma-separated: one (one worker, in-process bus), redis (one "
                         "worker on the Redis bus), two (two Redis-backed workers, then kills); "
                         "redis-py and two-redis-py: the Redis layouts with the bus on redis-py's "
-                        "own connection, pipelines and PubSub instead of app/cluster/resp.py")
+                        "own connection, pipelines and PubSub instead of app/cluster/resp.py; "
+                        "two-cluster and two-cluster-redis-py: two workers on a Redis Cluster "
+                        "started here, the bus's own sharded connections or redis-py's")
     parser.add_argument("--storm", action="store_true",
                         help="the reconnect storm instead (bench/storm.py; its options follow)")
     parser.add_argument("--no-uvloop", dest="uvloop", action="store_false",
@@ -381,6 +408,9 @@ def main() -> None:
         ("two_workers", "two workers (Redis bus)    ", "workers' CPU"),
         ("one_redispy_worker", "one worker (bus on redis-py)", "worker CPU"),
         ("two_redispy_workers", "two workers (bus on redis-py)", "workers' CPU"),
+        ("two_cluster_workers", "two workers (Redis Cluster)", "workers' CPU"),
+        ("two_cluster_redispy_workers", "two workers (Redis Cluster, bus on redis-py)",
+         "workers' CPU"),
     ):
         if key in out:
             layout = out[key]
@@ -406,7 +436,8 @@ def main() -> None:
         lines.append(f"failover (kill -9 to next applied command, lease {args.lease:g} s, "
                      f"{fail['kills']} kills): p50 {fail['p50']:.2f} s, p95 {fail['p95']:.2f} s, "
                      f"max {fail['max']:.2f} s (target p95 <= 2)")
-    for library, label in (("redis-py", "one worker"), ("two-redis-py", "two workers")):
+    for library, label in (("redis-py", "one worker"), ("two-redis-py", "two workers"),
+                           ("two-cluster-redis-py", "two workers on a Redis Cluster")):
         if f"{library}_extra_cpu" in out:
             more = out[f"{library}_extra_cpu"]
             lines.append(f"the bus on redis-py against app/cluster/resp.py + publisher.py, {label}:"

@@ -1,7 +1,8 @@
-"""Several workers sharing rooms through Redis: the only code that knows Redis, leases,
-forwarding, the shared room list and the takeover sweep.
+"""Several workers sharing rooms through Redis (one Redis, ``RedisBus``, or a Redis Cluster,
+``ClusterBus``): the only code that knows Redis, leases, forwarding, the shared room list and
+the takeover sweep.
 
-    cluster = await open_cluster(settings, store)     # UNO_REDIS_URL set
+    cluster = await open_cluster(settings, store)     # UNO_REDIS_URL (or _CLUSTER) set
     registry = RoomRegistry(cluster.store, cluster.bus, settings, placement=cluster.placement)
     cluster.attach(registry, hub)                      # forwarding, lease renewal, the sweep
     ...
@@ -29,6 +30,7 @@ from app.store.base import RoomStore
 from app.store.guarded import GuardedStore
 
 from .calls import worker_topic
+from .cluster_bus import ClusterBus
 from .deaths import DeathWatch
 from .forwarding import Forwarder
 from .leased_bus import LeasedBus
@@ -37,13 +39,14 @@ from .listing import SharedListing
 from .placement import ClusterPlacement
 from .redis_bus import RedisBus, command_timeout_for
 from .sweep import Sweep
+from .transport import Transport
 
 log = logging.getLogger("uno")
 
 
 @dataclass
 class Cluster:
-    redis: RedisBus
+    redis: Transport
     bus: LeasedBus
     ownership: Ownership
     store: GuardedStore  # every write checks this worker's lease first
@@ -114,13 +117,24 @@ class Cluster:
 
 
 async def open_cluster(settings: Settings, store: RoomStore) -> Cluster:
-    """Connect to ``UNO_REDIS_URL`` and hold this worker's name there."""
-    assert settings.redis_url
-    redis = RedisBus(settings.redis_url, prefix=settings.redis_prefix,
-                     command_timeout=command_timeout_for(settings.lease_seconds))
+    """Connect to ``UNO_REDIS_CLUSTER`` (or ``UNO_REDIS_URL``) and hold this worker's name
+    there."""
+    timeout = command_timeout_for(settings.lease_seconds)
+    redis: Transport
+    if settings.redis_cluster:
+        # A message for a master that is away waits as long as a call does (a lease).
+        redis = ClusterBus(settings.redis_cluster, prefix=settings.redis_prefix,
+                           command_timeout=timeout,
+                           retry_seconds=max(1.0, settings.lease_seconds))
+        where = "a Redis Cluster"
+    else:
+        assert settings.redis_url
+        redis = RedisBus(settings.redis_url, prefix=settings.redis_prefix,
+                         command_timeout=timeout)
+        where = "Redis"
     await redis.start()
     worker = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}"
-    log.info("worker %s: rooms shared through Redis leases (%.1f s)", worker,
+    log.info("worker %s: rooms shared through %s, leases of %.1f s", worker, where,
              settings.lease_seconds)
     ownership = Ownership(redis.keys, worker, settings.lease_seconds)
     try:

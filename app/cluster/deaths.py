@@ -12,6 +12,12 @@ after its own backoff: for ``OUTAGE_GRACE`` seconds after this worker's listener
 (``resume``) nobody is taken for dead, and workers register again as they come back. A worker
 taken for dead that was not (its listener reconnecting for longer than ``DEAD_AFTER``) loses
 its rooms, never the game: the store's fence refuses its writes, and its sockets reconnect.
+
+On a Redis Cluster a worker's topic is a sharded channel, counted on every master (``PUBSUB
+SHARDNUMSUB``); a topic whose master changed or could not be asked a moment ago is neither alive
+nor silent (``listening`` says None) while its subscriber moves to the new master. Each worker
+registers itself again every ``REGISTER_SECONDS`` while its listener is subscribed: a failover
+may lose the registration.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from .calls import worker_topic
-from .redis_bus import RedisBus
+from .transport import Transport
 
 log = logging.getLogger("uno.rooms")
 
@@ -30,10 +36,11 @@ POLL_SECONDS = 0.1
 DEAD_AFTER = 0.5
 FORGET_AFTER = 10.0  # a dead worker stays registered this long: every other worker notices it
 OUTAGE_GRACE = 6.0  # the listeners' longest backoff (5 s) and some
+REGISTER_SECONDS = 2.0
 
 
 class DeathWatch:
-    def __init__(self, redis: RedisBus, worker: str,
+    def __init__(self, redis: Transport, worker: str,
                  on_death: Callable[[str], Awaitable[None]]) -> None:
         self.redis = redis
         self.worker = worker
@@ -49,9 +56,14 @@ class DeathWatch:
         self._quiet_until = time.monotonic() + OUTAGE_GRACE
 
     async def run(self) -> None:
+        registered = time.monotonic()
         while True:
             await asyncio.sleep(POLL_SECONDS)
             try:
+                # Only while listening: registered and silent is how the others tell a death.
+                if time.monotonic() - registered >= REGISTER_SECONDS and self.redis.connected:
+                    registered = time.monotonic()
+                    await self.redis.keys.register_worker(self.worker)
                 await self.poll()
             except Exception as exc:  # Redis away: the leases' TTL is the fallback
                 log.warning("watching the other workers failed (%r)", exc)
@@ -68,6 +80,9 @@ class DeathWatch:
             return []
         died = []
         for worker, up in zip(others, listening, strict=True):
+            if up is None:  # cannot tell now (its topic is moving to another master)
+                self._silent.pop(worker, None)
+                continue
             if up:
                 self._silent.pop(worker, None)
                 self.dead.discard(worker)  # back (restarted under its name)

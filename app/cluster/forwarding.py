@@ -56,7 +56,7 @@ from .calls import (
 from .calls import to_wire as call_to_wire
 from .leased_bus import LeasedBus
 from .leases import Ownership
-from .redis_bus import RedisBus
+from .transport import Transport
 
 log = logging.getLogger("uno.rooms")
 
@@ -98,7 +98,7 @@ class RemoteViewer:
 
 
 class Forwarder:
-    def __init__(self, redis: RedisBus, bus: LeasedBus, ownership: Ownership,
+    def __init__(self, redis: Transport, bus: LeasedBus, ownership: Ownership,
                  registry: RoomRegistry) -> None:
         # An owner that does not answer within a lease is taken for dead: by then its lease
         # has lapsed too, and the client's retry lets this worker take the room over.
@@ -128,12 +128,14 @@ class Forwarder:
         bus.track_interest()
         self.ownership.on_release.append(lambda code: bus.forget(room_topic(code)))
         self.redis.on_reconnect.append(self.resume_remote_sockets)
+        self.redis.on_topics_lost.append(self.resume_remote_sockets)
 
-    def resume_remote_sockets(self) -> None:
-        """This worker's listener lost Redis for a while: events of rooms run elsewhere, and a
-        "moved" (a new owner, who does not know of this worker's sockets yet), may have been
-        lost. Their sockets here reconnect and resume (close 1012), through a connect."""
-        for topic in self.bus.local_topics():
+    def resume_remote_sockets(self, topics: frozenset[str] | None = None) -> None:
+        """This worker's listener lost Redis for a while (or, on a cluster, these ``topics``
+        alone): events of rooms run elsewhere, and a "moved" (a new owner, who does not know
+        of this worker's sockets yet), may have been lost. Their sockets here reconnect and
+        resume (close 1012), through a connect."""
+        for topic in self.bus.local_topics() if topics is None else topics:
             code = topic.removeprefix(room_topic(""))
             if topic.startswith(room_topic("")) and code not in self.ownership.generations:
                 self.bus.tell_local(topic, to_wire(Moved()))
@@ -277,7 +279,8 @@ class Forwarder:
     def _answer(self, call: Call, done: asyncio.Future[Any]) -> None:
         error = RoomUnavailable() if done.cancelled() else done.exception()
         reply = _reply(call, None if error is not None else done.result(), error)
-        topic = worker_topic(call.sender)
+        # With the room's events: the ack after them (on a cluster: on the room's channel).
+        topic = self.redis.reply_topic(worker_topic(call.sender), call.code)
         try:
             self.redis.post(topic, call_to_wire(reply))
         except Exception:  # an earlier post failed (logged then); this one may go through
@@ -288,7 +291,10 @@ class Forwarder:
             reply = _reply(call, await self._run(call))
         except Exception as exc:
             reply = _reply(call, error=exc)
-        await self.redis.publish(worker_topic(call.sender), call_to_wire(reply))
+        topic = worker_topic(call.sender)
+        if not isinstance(call.request, JoinCall | DisconnectCall):  # from a socket of the room
+            topic = self.redis.reply_topic(topic, call.code)  # after the events it covers
+        await self.redis.publish(topic, call_to_wire(reply))
 
     async def _run(self, call: Call) -> Result:
         code = call.code

@@ -24,13 +24,14 @@ from typing import Any
 from app.bus import BusStatus, Handler, InProcessBus, Unsubscribe
 from app.rooms.controls import is_closed, is_events
 
-from .redis_bus import RedisBus, envelope
+from .redis_bus import envelope
+from .transport import Transport
 
 log = logging.getLogger("uno.bus")
 
 
 class LeasedBus:
-    def __init__(self, redis: RedisBus, worker: str) -> None:
+    def __init__(self, redis: Transport, worker: str) -> None:
         self._local = InProcessBus()  # this worker's subscribers
         self.redis = redis
         self.worker = worker

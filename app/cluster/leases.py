@@ -168,7 +168,8 @@ class Ownership:
                 await on_lost(code)
 
     async def renew_all(self) -> list[str]:
-        """Renew every lease held, in one round trip; the rooms whose lease was lost."""
+        """Renew every lease held, in one round trip (on a cluster: one per master); the rooms
+        whose lease was lost."""
         held = list(self.generations.items())
         started = time.monotonic()
         renewed = await self.keys.renew_many(
@@ -176,8 +177,8 @@ class Ownership:
         )
         lost = []
         for (code, generation), ok in zip(held, renewed, strict=True):
-            if self.generations.get(code) != generation:
-                continue  # released or claimed again meanwhile
+            if self.generations.get(code) != generation or ok is None:
+                continue  # released or claimed again meanwhile, or its master did not answer
             if ok:
                 self._renewed[code] = started
             else:

@@ -16,6 +16,11 @@ A connection that fails takes the commands written on it but not yet answered wi
 waiters get the error, and a message nobody waits for is logged and its error kept for
 ``take_error`` (the bus raises it on the next post). What was not written yet goes out on a new
 connection, opened on the next write (three tries).
+
+On a Redis Cluster (``ShardedPublisher``, one publisher per master) two hooks hand messages
+back instead of failing them: ``redirected`` gets each one a node refused with an error (MOVED:
+its slot is served elsewhere now), ``unreachable`` what waited for a connection that could not
+be opened (the node is down, its replica not yet promoted). Each returns True if it took them.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Callable
+from typing import Any
 
 import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -32,20 +39,26 @@ from .resp import RespError, RespStream, command
 
 log = logging.getLogger("uno.bus")
 
-Waiter = asyncio.Future[None] | None  # None: nobody waits (a post)
+Waiter = asyncio.Future[Any] | None  # gets Redis's answer (PUBLISH: the receivers); None: a post
+Message = tuple[bytes, Waiter]  # one command, encoded, and who waits for its answer
+Redirected = Callable[[bytes, Waiter, str], bool]  # (command, waiter, Redis's error): taken?
+Unreachable = Callable[[list[Message], Exception], bool]  # (waiting messages, error): taken?
 
 _CONNECT_TRIES = 3
 
 
 class Publisher:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, redirected: Redirected | None = None,
+                 unreachable: Unreachable | None = None) -> None:
         self._url = url
+        self._redirected = redirected
+        self._unreachable = unreachable
         self._stream: RespStream | None = None
         self._reader: asyncio.Task[None] | None = None  # reads the stream's replies
         self._connecting: asyncio.Task[None] | None = None
         self._write_soon: asyncio.Handle | None = None  # the write at the end of this turn
-        self._outbox: list[tuple[bytes, Waiter]] = []  # given, not written yet
-        self._unanswered: deque[Waiter] = deque()  # written, oldest first
+        self._outbox: list[Message] = []  # given, not written yet
+        self._unanswered: deque[Message] = deque()  # written, oldest first
         self._error: Exception | None = None
         self.writes = 0  # writes made (tests, benchmarks)
 
@@ -63,7 +76,7 @@ class Publisher:
 
     async def flush(self) -> None:
         """Return once everything given so far has been answered (or failed)."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.give(command("PING"), done)
         with contextlib.suppress(Exception):
             await done
@@ -97,7 +110,7 @@ class Publisher:
         batch, self._outbox = self._outbox, []
         if batch:
             stream.send([encoded for encoded, _ in batch])
-            self._unanswered.extend(done for _, done in batch)
+            self._unanswered.extend(batch)
             self.writes += 1
 
     async def _connect(self) -> None:
@@ -110,7 +123,8 @@ class Publisher:
                 if attempt == _CONNECT_TRIES - 1:
                     self._connecting = None
                     waiting, self._outbox = self._outbox, []
-                    self._failed([done for _, done in waiting], exc)
+                    if self._unreachable is None or not self._unreachable(waiting, exc):
+                        self._failed([done for _, done in waiting], exc)
                     return
                 await asyncio.sleep(0.05 * 2**attempt)
         self._stream = stream
@@ -127,7 +141,7 @@ class Publisher:
         if stream is not None:
             stream.close()
         lost, self._unanswered = list(self._unanswered), deque()
-        self._failed(lost, error)
+        self._failed([done for _, done in lost], error)
         if self._outbox and self._write_soon is None and self._connecting is None:
             self._write_soon = asyncio.get_running_loop().call_soon(self._write)
 
@@ -139,11 +153,13 @@ class Publisher:
                 replies = await stream.arrived()
                 unanswered = self._unanswered
                 for reply in replies:
-                    done = unanswered.popleft()
+                    encoded, done = unanswered.popleft()
                     if isinstance(reply, hiredis.ReplyError):
-                        self._failed([done], RespError(str(reply)))  # e.g. Redis out of memory
+                        redirected = self._redirected
+                        if redirected is None or not redirected(encoded, done, str(reply)):
+                            self._failed([done], RespError(str(reply)))  # e.g. out of memory
                     elif done is not None and not done.done():
-                        done.set_result(None)
+                        done.set_result(reply)
         except asyncio.CancelledError:
             raise
         except Exception as exc:

@@ -56,14 +56,14 @@ log = logging.getLogger("uno.bus")
 # Connection trouble worth a reconnect (anything else from the listener is a bug: logged too).
 _CONNECTION_ERRORS = (RedisConnectionError, RedisTimeoutError, OSError)
 
-_TRIES = 4  # a command to Redis and its retries
+TRIES = 4  # a command to Redis and its retries
 POOL_CONNECTIONS = 64  # redis-py connections per worker (leases, scripts, listings)
 
 
 def command_timeout_for(lease_seconds: float) -> float:
     """A try's timeout such that a command Redis does not answer is given up within a lease,
     retries and their backoff included (at most a second: Redis answers in well under that)."""
-    return min(1.0, lease_seconds / (_TRIES + 1))
+    return min(1.0, lease_seconds / (TRIES + 1))
 
 
 class RedisBus:
@@ -93,7 +93,7 @@ class RedisBus:
             socket_connect_timeout=2.0,
             socket_timeout=command_timeout,
             health_check_interval=10,
-            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), _TRIES - 1),
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), TRIES - 1),
             retry_on_error=[RedisConnectionError, RedisTimeoutError, OSError],
         )
         self._redis: redis.Redis = redis.Redis(connection_pool=pool)
@@ -117,6 +117,8 @@ class RedisBus:
         # Called once the listener is subscribed again after losing Redis (messages published
         # in between are lost to this worker).
         self.on_reconnect: list[Callable[[], None]] = []
+        # One Redis loses every subscription at once (``on_reconnect``), never some of them.
+        self.on_topics_lost: list[Callable[[frozenset[str]], None]] = []
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -158,11 +160,15 @@ class RedisBus:
                              done)
         await done
 
-    async def listening(self, topics: list[str]) -> list[bool]:
+    async def listening(self, topics: list[str]) -> list[bool | None]:
         """Whether any connection is subscribed to each topic. A worker killed with -9 drops
         its Redis connection, so its own topic goes quiet at once: no heartbeat needed."""
         counts = await self._redis.pubsub_numsub(*(self._channel(t) for t in topics))
         return [int(count) > 0 for _channel, count in counts]
+
+    def reply_topic(self, topic: str, code: str) -> str:
+        """On one Redis every message travels in order on one connection: ``topic`` itself."""
+        return topic
 
     def post(self, topic: str, message: dict[str, Any]) -> None:
         """Publish ``message`` after every message given before, without waiting for Redis.
