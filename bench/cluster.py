@@ -34,9 +34,6 @@ from typing import Any
 
 import httpx
 import websockets
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from bench.server import (
     ONE_ADDRESS_LIMITS,
@@ -48,65 +45,19 @@ from bench.server import (
     connect_seat,
     cpu_seconds,
     drive_tables,
-    free_port,
     inside_lines,
     quantile_ms,
     raise_fd_limit,
     scrape,
-    start_process,
     stop,
     tail_bursts,
     tail_line,
     uno_rooms,
-    wait_up,
     window_figures,
 )
+from bench.workers import POSTGRES, REDIS, Worker, fresh_database
 
-POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/uno_bench_cluster"
-REDIS = "redis://127.0.0.1:6379/13"
 OwnedRoom = tuple[str, list[str], int]  # code, seat tokens, index of the worker that owns it
-
-
-async def fresh_database(url: str) -> None:
-    parsed = make_url(url)
-    admin = create_async_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    try:
-        async with admin.connect() as conn:
-            await conn.execute(text(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
-            await conn.execute(text(f'CREATE DATABASE "{parsed.database}"'))
-    finally:
-        await admin.dispose()
-
-
-class Worker:
-    logs: Path | None = None  # --logs: each worker's output goes to <logs>/worker-<port>.log
-
-    def __init__(self, env: dict[str, str], module: str = "app") -> None:
-        self.port = free_port()
-        self.env = env
-        self.module = module  # bench.library_app: the libraries' own protocol code
-        self.process = self.start()
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self) -> Any:
-        self.process = start_process(
-            [sys.executable, "-m", self.module, "--port", str(self.port), "--log-level",
-             "warning",
-             "--ws-max-size", "4096"], self.env,
-            None if self.logs is None else self.logs / f"worker-{self.port}.log")
-        wait_up(f"{self.http}/healthz", self.process)
-        return self.process
-
-    def kill(self) -> None:
-        self.process.kill()
-        self.process.wait(10)
 
 
 async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
@@ -377,12 +328,6 @@ def main() -> None:
     parser.add_argument("--timeline", type=Path,
                         help="a folder for every measured move of each run (<layout>-<turn>.txt:"
                         " wall-clock send time, latency in ms)")
-    if "--storm" in sys.argv[1:]:
-        from bench import storm  # noqa: PLC0415  # storm builds on this module
-
-        sys.argv.remove("--storm")
-        storm.main()
-        return
     args = parser.parse_args()
     raise_fd_limit()
     if args.timeline is not None:

@@ -28,8 +28,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bench.cluster import POSTGRES, REDIS, Worker, fresh_database
 from bench.server import ONE_ADDRESS_LIMITS, engine_env, quantile_ms, stop, uno_rooms
+from bench.workers import POSTGRES, REDIS, Worker, fresh_database
 from bench.wsclient import ConnectionClosedError, LeanSocket, connect
 
 BACK_WITHIN = 10.0  # seconds: the target

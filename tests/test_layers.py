@@ -103,8 +103,8 @@ def test_the_api_uses_rooms_only_through_their_interface() -> None:
                 assert module in ROOM_SURFACE, f"{name} reaches into {module}"
 
 
-def test_no_import_circle_in_the_app() -> None:
-    modules = app_modules()
+def no_import_circle(modules: dict[str, Path]) -> None:
+    """Fail naming the first import circle among ``modules`` (by name -> path)."""
     graph = {name: {m for t in imports_of(path) if (m := resolved(t, modules)) is not None
                     and m != name and not name.startswith(m + ".")}
              for name, path in modules.items()}
@@ -123,6 +123,14 @@ def test_no_import_circle_in_the_app() -> None:
     for name in sorted(graph):
         if name not in state:
             visit(name, [name])
+
+
+def test_no_import_circle_in_the_app() -> None:
+    no_import_circle(app_modules())
+
+
+def test_no_import_circle_in_the_benchmarks() -> None:
+    no_import_circle({module_name(path): path for path in (ROOT / "bench").glob("*.py")})
 
 
 def test_no_module_of_the_app_is_over_400_lines() -> None:

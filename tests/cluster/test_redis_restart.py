@@ -20,7 +20,9 @@ from .cluster import LEASE_SECONDS, Cluster, Workers, cluster_of, running_worker
 from .redis_server import RedisServer, private_redis
 
 HANDS = [["R1", "R2", "G5", "Y3", "B4"], ["R6", "G7", "B2", "R3", "G9"]]
-RULES = {"turn_seconds": 0, "target": 1, "deck": "classic"}
+# O-IDLE off: Bob's socket looks gone to the owner while Redis is away, and a bot would
+# take his turn (tests/rooms/test_idle.py); here the point is the move kept across the restart.
+RULES = {"turn_seconds": 0, "target": 1, "deck": "classic", "idle_timeouts": 0}
 # Between owners a socket is told to try later (1013) or to reconnect (1012); while Redis is
 # away a connect may also fail outright (1011).
 RETRY_CODES = (1011, 1012, 1013)

@@ -31,9 +31,10 @@ async def test_every_record_snapshot_and_meta_says_its_format() -> None:
     assert room is not None
     await room.command(Person(seat), COMMANDS.from_wire({"type": "add_bot"}))
     await room.command(Person(seat), COMMANDS.from_wire({"type": "start"}))
+    await room.command(Person(seat), COMMANDS.from_wire({"type": "chat", "text": "after"}))
     stored = await store.load_room(code)
     assert stored is not None and stored.snapshot is not None
-    assert {r.command["v"] for r in stored.records} == {RECORD_FORMAT}
+    assert stored.records and {r.command["v"] for r in stored.records} == {RECORD_FORMAT}
     assert stored.snapshot["v"] == RECORD_FORMAT and stored.meta["v"] == RECORD_FORMAT
     await rooms.close()
 
