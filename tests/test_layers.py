@@ -137,3 +137,11 @@ def test_no_module_of_the_app_is_over_400_lines() -> None:
     for name, path in app_modules().items():
         lines = len(path.read_text().splitlines())
         assert lines <= 400, f"{name}: {lines} lines"
+
+
+def test_the_tests_mirror_the_app() -> None:
+    """Each folder of tests/ is a package of app/ (or the browser's, or the benchmarks')."""
+    packages = {path.name for path in APP.iterdir() if (path / "__init__.py").exists()}
+    for folder in (ROOT / "tests").iterdir():
+        if folder.is_dir() and (folder / "__init__.py").exists():
+            assert folder.name in packages | {"e2e", "bench"}, f"tests/{folder.name}"
