@@ -8,19 +8,44 @@ Frames are a few hundred bytes: compressing them (permessage-deflate) cost a fif
 CPU per move in bench/server.py, and a zlib state per socket. The WebSocket protocol writes the
 frames a socket is handed at once, each turn of the event loop's in one system call
 (app/api/websocket_protocol.py). Options given here come after these, so they win.
+
+On SIGTERM the worker drains before uvicorn's shutdown closes its sockets (app/draining.py):
+``/readyz`` answers 503 at once, and its rooms are handed to live workers first.
 """
 
 from __future__ import annotations
 
+import importlib
+import signal
+import socket
 import sys
+from types import FrameType
 
 from uvicorn.main import main
+from uvicorn.server import Server
 
 from app.config import get_settings
+from app.draining import DRAIN
+
+
+class DrainingServer(Server):
+    """uvicorn's server, which drains the app before it closes the sockets."""
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if sig == signal.SIGTERM:
+            DRAIN.begin()
+        super().handle_exit(sig, frame)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        if DRAIN.draining:
+            await DRAIN.run()
+        await super().shutdown(sockets)
 
 SERVE = ["app.main:app", "--ws", "app.api.websocket_protocol:DirectWebSocketProtocol",
          "--ws-per-message-deflate", "false", "--no-proxy-headers",
          "--ws-max-size", str(get_settings().max_frame_bytes)]
 
 if __name__ == "__main__":
+    # The server the CLI starts (``uvicorn.main`` the module: the package's name is its command).
+    setattr(importlib.import_module("uvicorn.main"), "Server", DrainingServer)  # noqa: B010
     main([*SERVE, *sys.argv[1:]])

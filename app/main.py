@@ -19,7 +19,9 @@ from app.api import errors, health, history, quick, rooms, ws
 from app.api.body_limit import BodyLimit
 from app.api.deps import build_services
 from app.bus import Bus, InProcessBus
+from app.codes import Close
 from app.config import Settings, get_settings
+from app.draining import DRAIN
 from app.logs import configure_logging
 from app.rooms import Hub, RoomRegistry
 from app.rooms.metrics import watch_gc_pauses, watch_loop_lag
@@ -96,6 +98,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await cluster.attach(registry, hub)
         if storage.outage is not None:
             storage.outage.on_back.append(registry.store_back)
+
+        async def drain() -> None:  # SIGTERM: before uvicorn closes the sockets
+            if cluster is not None:
+                await cluster.drain(registry, hub)
+            else:  # one worker: its clients come back to it once it runs again
+                registry.draining = True
+                hub.close_all(Close.RELOAD, "the server is restarting: reconnect")
+
+        forget_drain = DRAIN.on_drain(drain)
         application.state.services = build_services(settings, store, bus, registry, hub)
         recovered = await registry.recover()
         log.info("serving; %d rooms recovered from the store", recovered)
@@ -108,6 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            forget_drain()
             for task in background:
                 task.cancel()
             # Awaited, so their own clean-up runs now (the collector counts allocations again).

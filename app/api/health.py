@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from app.build import build_id
+from app.draining import DRAIN
 from app.engine import COMPILED
 from app.rooms.metrics import METRICS
 
@@ -28,6 +29,8 @@ async def healthz() -> dict[str, str]:
 @router.get("/readyz")
 async def readyz(services: ServicesDep) -> JSONResponse:
     checks: dict[str, str] = {}
+    if DRAIN.draining:
+        return JSONResponse({"status": "not_ready", "worker": "draining"}, status_code=503)
     try:
         async with asyncio.timeout(2):
             await services.store.load_room("----")

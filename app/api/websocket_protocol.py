@@ -68,7 +68,13 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.close_timer is None and self.transport.get_write_buffer_size():
             self.close_timer = self.loop.call_later(CLOSE_WAIT, self._cut_off)
 
+    def send_500_response(self) -> None:
+        if not self.conn.eof_sent:  # not a socket the server's own shutdown closed (a drain)
+            super().send_500_response()
+
     async def send(self, message: Any) -> None:
+        if self.conn.eof_sent or self.transport.is_closing():
+            return  # the server's own shutdown closed it first (a drain): nothing goes out
         if message["type"] == "websocket.close" and self.handshake_complete:
             self.close_now(message.get("code", 1000), message.get("reason") or "")
             return

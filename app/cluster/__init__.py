@@ -32,6 +32,7 @@ from app.store.guarded import GuardedStore
 from .calls import worker_topic
 from .cluster_bus import ClusterBus
 from .deaths import DeathWatch
+from .drain import drain
 from .forwarding import Forwarder
 from .leased_bus import LeasedBus
 from .leases import Ownership
@@ -55,6 +56,7 @@ class Cluster:
     forwarder: Forwarder | None = None
     sweep: Sweep | None = None
     deaths: DeathWatch | None = None
+    sweep_task: asyncio.Task[None] | None = None
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def attach(self, registry: RoomRegistry, hub: Hub) -> None:
@@ -91,8 +93,18 @@ class Cluster:
                 self.redis.keys.register_worker(self.ownership.worker)))
 
         self.redis.on_reconnect.append(back_from_an_outage)
-        self._tasks.append(asyncio.create_task(sweep.run(), name="takeover sweep"))
+        self.sweep_task = asyncio.create_task(sweep.run(), name="takeover sweep")
+        self._tasks.append(self.sweep_task)
         self._tasks.append(asyncio.create_task(deaths.run(), name="death watch"))
+
+    async def drain(self, registry: RoomRegistry, hub: Hub) -> None:
+        """Told to stop: hand every room to a live worker before the sockets close
+        (app/cluster/drain.py); the sweep takes nothing meanwhile."""
+        if self.sweep_task is not None:
+            self.sweep_task.cancel()
+        if self.forwarder is not None:
+            await drain(registry, hub, self.forwarder, self.ownership, self.redis.keys,
+                        self.bus)
 
     async def close(self, registry: RoomRegistry) -> None:
         """Stop: this worker's rooms are handed over now, not after their leases' TTL, and

@@ -63,8 +63,14 @@ class SummaryCall:
     """The room's public summary, as its owner sees it now."""
 
 
+@dataclass(frozen=True, slots=True)
+class TakeOverCall:
+    """A draining worker hands the room over: take its lease and load it now, before its
+    sockets move (answered once the room runs on the receiver)."""
+
+
 Request = (ConnectCall | SyncCall | CommandCall | JoinCall | WatchCall | DisconnectCall
-           | SummaryCall)
+           | SummaryCall | TakeOverCall)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +147,8 @@ def _request_to_wire(request: Request) -> dict[str, Any]:
             return {"kind": "disconnect", "conn": conn}
         case SummaryCall():
             return {"kind": "summary"}
+        case TakeOverCall():
+            return {"kind": "take_over"}
 
 
 def _request_from_wire(data: dict[str, Any]) -> Request:
@@ -162,6 +170,8 @@ def _request_from_wire(data: dict[str, Any]) -> Request:
             return DisconnectCall(data["conn"])
         case "summary":
             return SummaryCall()
+        case "take_over":
+            return TakeOverCall()
         case other:
             raise ValueError(f"unknown forwarded request {other!r}")
 

@@ -49,6 +49,7 @@ from .calls import (
     Summary,
     SummaryCall,
     SyncCall,
+    TakeOverCall,
     WatchCall,
     from_wire,
     worker_topic,
@@ -168,6 +169,14 @@ class Forwarder:
         if owner is None:
             self._spawn(self._take_over(code))
             raise RoomUnavailable(MOVING)
+        return await self._send(owner, code, request)
+
+    async def hand_over(self, worker: str, code: str) -> None:
+        """Draining: ``worker`` takes room ``code`` (its lease released here) and runs it
+        before this returns (RoomError if it will not: another worker may)."""
+        await self._send(worker, code, TakeOverCall())
+
+    async def _send(self, owner: str, code: str, request: Request) -> Result:
         call = next(self._ids)
         answer: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._calls[call] = (owner, answer)
@@ -181,10 +190,12 @@ class Forwarder:
                 reply = await answer
         except TimeoutError:
             self._owners.pop(code, None)
-            self._spawn(self._take_over(code))
+            if not isinstance(request, TakeOverCall):
+                self._spawn(self._take_over(code))
             raise RoomUnavailable("the room's worker does not answer; reconnect") from None
         except RoomUnavailable:  # the owner died meanwhile (``worker_died``)
-            self._spawn(self._take_over(code))
+            if not isinstance(request, TakeOverCall):
+                self._spawn(self._take_over(code))
             raise
         finally:
             self._calls.pop(call, None)
@@ -292,12 +303,18 @@ class Forwarder:
         except Exception as exc:
             reply = _reply(call, error=exc)
         topic = worker_topic(call.sender)
-        if not isinstance(call.request, JoinCall | DisconnectCall):  # from a socket of the room
+        if not isinstance(call.request, JoinCall | DisconnectCall | TakeOverCall):  # a socket's
             topic = self.redis.reply_topic(topic, call.code)  # after the events it covers
         await self.redis.publish(topic, call_to_wire(reply))
 
     async def _run(self, call: Call) -> Result:
         code = call.code
+        if isinstance(call.request, TakeOverCall):  # a draining worker's room comes here
+            if not self.registry.draining:
+                await self.registry.get(code, known=True)
+            if self.registry.local(code) is None:
+                raise RoomUnavailable(f"room {code} is not taken here")
+            return None
         if code not in self.ownership.generations:
             raise RoomUnavailable(MOVING)
         await self.registry.get(code)

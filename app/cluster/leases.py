@@ -27,13 +27,14 @@ import uuid
 from collections.abc import Awaitable, Callable
 
 from app.rooms.placement import RoomElsewhere
+from app.store.errors import NotOwner
 
 from .redis_keys import RedisKeys
 
 log = logging.getLogger("uno.rooms")
 
 
-class LeaseLost(Exception):
+class LeaseLost(NotOwner):
     """This worker no longer owns the room: it must not write or publish for it."""
 
 

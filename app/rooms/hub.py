@@ -124,6 +124,11 @@ class Hub:
         for viewer in list(self._viewers.get(code, ())):
             viewer.close(close, reason)
 
+    def close_all(self, close: int, reason: str) -> None:
+        """Close every socket of this worker (it is going away)."""
+        for code in list(self._viewers):
+            self.close_room(code, close, reason)
+
     def count(self, code: str | None = None) -> int:
         if code is not None:
             return len(self._viewers.get(code, ()))

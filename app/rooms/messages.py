@@ -108,6 +108,12 @@ class HostCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class Drained:
+    """The room is handed to another worker: what came in before this is done (and stored);
+    the loop ends here."""
+
+
+@dataclass(frozen=True, slots=True)
 class StoreBack:
     """The database is back after an outage: the room carries on (reloaded from it first if a
     write of its failed)."""
@@ -136,7 +142,7 @@ class CountSpectators:
 
 
 Message = (Connect | Sync | Disconnect | SeatCommand | Join | Watch | BotTurn | HostCheck
-           | IdleCheck | CountSpectators | RequestCheck | AwayCheck | StoreBack)
+           | IdleCheck | CountSpectators | RequestCheck | AwayCheck | StoreBack | Drained)
 
 
 @dataclass(slots=True)

@@ -56,6 +56,7 @@ class RoomRegistry:
         self.placement: Placement = placement or SoloPlacement(store)
         self.spectators_here = spectators  # this worker's spectators of a room
         self._format = format_for(settings.record_format, settings.testing)
+        self.draining = False  # told to stop: no room starts here any more
         self._rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[RoomHandle | None]] = {}
         self._creating: set[str] = set()  # codes drawn by a creation under way here
@@ -86,6 +87,8 @@ class RoomRegistry:
     async def create(self, spec: RoomSpec, creator: str | None = None) -> str:
         """Open a new room as ``spec`` says; its code. ``creator`` (a client address) is
         counted in ``open_empty_rooms``."""
+        if self.draining:
+            raise RoomUnavailable("this worker is restarting: try again")
         if len(self._rooms) >= self.settings.max_rooms:
             raise RoomError("server_full", "too many rooms are open; try again later", 503)
         meta = spec.meta("", self.clock(), secrets.randbelow(2**52), self.settings.testing)
@@ -140,6 +143,8 @@ class RoomRegistry:
         room = self.local(code)
         if room is not None:
             return room
+        if self.draining:  # its rooms are moving away: nothing new comes here
+            raise RoomUnavailable("this worker is restarting: try again")
         waiting = self._loading.get(code)
         if waiting is not None:
             return await asyncio.shield(waiting)

@@ -20,7 +20,7 @@ from app.config import Settings
 from app.engine import EngineError
 from app.mailbox import Mailbox
 from app.store.base import RoomStore
-from app.store.errors import Fenced
+from app.store.errors import NotOwner
 
 from .actor import Clock, RoomActor
 from .commands import ClientCommand
@@ -33,6 +33,7 @@ from .messages import (
     BotTurn,
     Connect,
     Disconnect,
+    Drained,
     Envelope,
     Granted,
     IdleCheck,
@@ -147,6 +148,17 @@ class Room:
         self._actor.schedule_bots()
         self._later(self._idle_seconds, IdleCheck())
 
+    async def drain(self) -> None:
+        """Take nothing more in (a message from now on: RoomUnavailable, "moving"), finish
+        what was taken in, every write of it stored, and stop: the room may then run
+        elsewhere."""
+        if self._task is None or self._stopped:
+            return
+        self._stopped = True
+        self._inbox.put(Envelope(Drained()))
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -178,13 +190,15 @@ class Room:
                 if envelope is None:
                     await actor.on_deadline()
                     continue
+                if isinstance(envelope.message, Drained):
+                    return
                 await self._handle(envelope)
                 if actor.unloaded:
                     await self._shut(None, "")
                     return
         except asyncio.CancelledError:
             raise
-        except Fenced as exc:  # another worker took the room over: it is no longer ours
+        except NotOwner as exc:  # another worker took the room over: it is no longer ours
             log.warning("%s; this worker stops running it", exc.message)
             await self._shut(Close.RELOAD, "the room moved to another worker: reconnect")
         except Exception:

@@ -4,7 +4,8 @@ StoreError            code: str, message: str
 ├── UnknownRoom       not_found: no open room has this code
 ├── RoomExists        conflict: an open room already has this code
 ├── DuplicateRecord   conflict: this room seq is stored already
-├── Fenced            unavailable: a newer owner took the room over; this writer must stop
+├── NotOwner          unavailable: this worker may no longer write for the room (it moved)
+│   └── Fenced        a newer owner took the room over; this writer must stop
 ├── StoreUnavailable  store_unavailable: the database cannot take writes now (try again)
 ├── NotFound          not_found: no such player, match or league
 └── InvalidRequest    bad_request: a value the store refuses (name, scoring, seats...)
@@ -33,7 +34,14 @@ class DuplicateRecord(StoreError):
     code = "conflict"
 
 
-class Fenced(StoreError):
+class NotOwner(StoreError):
+    """This worker may no longer write for the room: another worker runs it now (its lease
+    lapsed here, or a newer owner fenced the store). The room stops here, nothing lost."""
+
+    code = "unavailable"
+
+
+class Fenced(NotOwner):
     """The room's fencing generation is above the writer's: another worker took the room over
     (with a newer lease) since this one did. Nothing of the refused write was stored; the
     writer must stop acting as the room's owner."""
