@@ -44,6 +44,8 @@ T = TypeVar("T")
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # How often a SQLite file's WAL is checkpointed, in the background: a commit never does it.
 CHECKPOINT_SECONDS = 1.0
+# Past this size the writer's thread checkpoints the WAL to its end, so that it starts again.
+WAL_RESTART_BYTES = 16 * 1024 * 1024
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 # pg_advisory_xact_lock key: a constant the app uses for nothing else ("UNOMIG" in ASCII).
 MIGRATION_LOCK_KEY = 0x554E4F4D4947
@@ -119,15 +121,16 @@ class SqliteWriter:
         event.listen(self.engine, "connect", _no_autocheckpoint)
         event.listen(self.engine, "begin", _sqlite_on_begin)
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
-        self._database = str(make_url(url).database)
+        self.database = str(make_url(url).database)
         self._stop = threading.Event()
         self.checkpoints = 0  # background checkpoints done (tests)
+        self.restarts = 0  # WAL restarts done by the writer's thread (tests)
         self._checkpointer = threading.Thread(target=self._checkpoint_loop,
                                               name="sqlite-checkpoints", daemon=True)
         self._checkpointer.start()
 
     def _checkpoint_loop(self) -> None:
-        connection = sqlite3.connect(self._database, check_same_thread=False)
+        connection = sqlite3.connect(self.database, check_same_thread=False)
         try:
             connection.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             while not self._stop.wait(CHECKPOINT_SECONDS):
@@ -152,7 +155,28 @@ class SqliteWriter:
                 outcomes.append((self._transaction(work), None))
             except Exception as exc:
                 outcomes.append((None, exc))
+        self._restart_a_long_wal()
         return outcomes
+
+    def _restart_a_long_wal(self) -> None:
+        """A WAL starts again from its beginning only once a checkpoint has copied all of it,
+        which a PASSIVE checkpoint never does while commits keep coming: the WAL (and the index
+        SQLite maps in memory beside it) would grow by every byte ever written. Between two
+        transactions, with no other writer, this thread copies it to its end itself."""
+        try:
+            size = os.stat(self.database + "-wal").st_size
+        except OSError:
+            return
+        if size <= WAL_RESTART_BYTES:
+            return
+        # The raw connection: SQLAlchemy's would BEGIN, and no checkpoint runs in a transaction.
+        raw = self.engine.raw_connection()
+        try:
+            with contextlib.suppress(sqlite3.Error):  # busy: the next batch tries again
+                busy, _, _ = raw.cursor().execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                self.restarts += not busy
+        finally:
+            raw.close()
 
     def _transaction(self, work: Callable[[Connection], T]) -> T:
         with self.engine.begin() as conn:
@@ -213,6 +237,8 @@ def _no_autocheckpoint(dbapi_connection: Any, _record: Any) -> None:
     """The WAL is checkpointed by SqliteWriter's own thread, never inside a commit."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA wal_autocheckpoint=0")
+    # When the WAL starts again, the file is cut back to this size instead of keeping its peak.
+    cursor.execute(f"PRAGMA journal_size_limit={WAL_RESTART_BYTES}")
     cursor.close()
 
 
