@@ -93,8 +93,8 @@ async def rss_per_idle_socket(counts: list[int]) -> None:
 ENGINE = "compiled"  # --engine
 
 
-def serve(port: int, traced: bool, dump: Path) -> Any:
-    db = Path(tempfile.mkdtemp(prefix="uno-memory-")) / "uno.db"
+def serve(port: int, traced: bool, dump: Path, db: Path | None = None) -> Any:
+    db = db or Path(tempfile.mkdtemp(prefix="uno-memory-")) / "uno.db"
     module = "bench.traced_app" if traced else "app"
     process = start_process([sys.executable, "-m", module, "--port", str(port), "--log-level",
                              "warning"],
