@@ -29,6 +29,7 @@ import statistics
 import sys
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,10 +63,12 @@ OwnedRoom = tuple[str, list[str], int]  # code, seat tokens, index of the worker
 
 async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
                       seconds: float, interval: float, announce: bool = False,
-                      timeline: Path | None = None, jitter: float = THINK_JITTER
+                      timeline: Path | None = None, jitter: float = THINK_JITTER,
+                      measure: Callable[[], Awaitable[None]] | None = None
                       ) -> dict[str, Any]:
     """bench/server.py's load, seat ``i`` of every room connected to worker ``i % n``;
-    ``timeline``: a file for every measured move (wall-clock send time, latency in ms)."""
+    ``timeline``: a file for every measured move (wall-clock send time, latency in ms);
+    ``measure``: called as the measured window starts and again as it ends."""
     results: list[Move] = []
     deliveries: list[list[tuple[int, list[float]]]] = [[] for _ in workers]  # per owner
     tables = []
@@ -91,8 +94,12 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
                   flush=True)
         cpu_at_start.extend(cpu_seconds(w.process.pid) for w in workers)
         before.extend([await scrape(w.http) for w in workers])
+        if measure is not None:
+            await measure()
 
     await drive_tables(tables, seconds, interval, window_starts, jitter)
+    if measure is not None:
+        await measure()
     cpu = [cpu_seconds(w.process.pid) - c for w, c in zip(workers, cpu_at_start, strict=True)]
     inside = window_figures(before, [await scrape(w.http) for w in workers])
     close_all(tables)
