@@ -16,13 +16,13 @@ MAY_IMPORT: dict[str, set[str]] = {
     "engine": set(),
     "bus": set(),
     "wire": {"engine"},
-    "store": {"engine"},
+    "store": {"engine", "jsonwire"},
     "rooms": {"engine", "store", "bus", "wire", "build", "codes", "config", "jsonwire",
               "mailbox"},
     "cluster": {"engine", "store", "bus", "rooms", "wire", "codes", "config", "jsonwire",
-                "mailbox"},
+                "mailbox", "draining"},
     "api": {"engine", "store", "bus", "rooms", "wire", "build", "codes", "config", "jsonwire",
-            "mailbox"},
+            "mailbox", "draining"},
 }
 # What of a room the API may use: the one room interface and what goes in and out of it.
 ROOM_SURFACE = {"app.rooms", "app.rooms.commands", "app.rooms.command_models",
