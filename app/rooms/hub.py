@@ -86,6 +86,18 @@ def with_legal(frame: str, legal: list[dict[str, Any]]) -> str:
     return f'{frame[:-1]},"legal":{compact_json(legal)}}}'
 
 
+def add_legal(event: EncodedEvent, legal: dict[int, list[dict[str, Any]]]) -> EncodedEvent:
+    """``encode_event(seq, e, legal)`` from ``encode_event(seq, e)``: the frames already encoded,
+    each seat's new legal moves added to its own (its private frame, or the public one)."""
+    seq, public, private = event
+    frames = [(seat, with_legal(frame, legal[seat]) if seat in legal else frame)
+              for seat, frame in private]
+    have = {seat for seat, _ in private}
+    frames += [(seat, with_legal(public, moves)) for seat, moves in legal.items()
+               if seat not in have]
+    return seq, public, tuple(frames)
+
+
 def frame_for(event: EncodedEvent, seat: int | None) -> str:
     """The frame of ``event`` that ``seat`` (None: a spectator) may see."""
     for private_seat, frame in event[2]:

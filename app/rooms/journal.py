@@ -18,7 +18,7 @@ from app.store.records import format_for
 from app.store.records import stamped as stamp
 
 from .controls import Control, EncodedEvent, Events, to_wire
-from .hub import encode_event, event_frame, frame_for, room_topic, with_legal
+from .hub import add_legal, encode_event, event_frame, frame_for, room_topic, with_legal
 from .meta import LOBBY
 from .metrics import METRICS
 from .people import Person
@@ -79,7 +79,7 @@ class Journal:
         self._history.extend(encoded)  # without legal moves: a resume adds the latest (below)
         legal = self._legal_changes(state)
         if legal and stamped:  # the new lists ride on the command's last event
-            encoded[-1] = encode_event(*stamped[-1], legal)
+            encoded[-1] = add_legal(encoded[-1], legal)
         if encoded:  # one message for the commit: fewer to send, pass on and read everywhere
             await self._bus.publish(self._topic, to_wire(Events(encoded)))
         for control in controls or ():

@@ -4,8 +4,14 @@ plays."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.engine import Event
+from app.rooms.hub import add_legal, encode_event, frame_for
 from tests.rooms.client import connect, make_table
 from tests.rooms.test_commands import deal
 from tests.server_fixture import ServerProcess
@@ -95,3 +101,23 @@ async def test_a_resumed_seat_gets_its_legal_moves_as_they_are_now_on_the_last_f
     assert plays(carrying[-1]["legal"]) == {"R9"} and {"type": "draw"} in carrying[-1]["legal"]
     await back.close()
     await table.close()
+
+
+@settings(max_examples=200, deadline=None)
+@given(private=st.dictionaries(st.integers(0, 5), st.sampled_from([{}, {"cards": ["R1"]}]),
+                               max_size=4),
+       legal=st.dictionaries(st.integers(0, 5), st.lists(st.sampled_from(
+           [{"type": "draw"}, {"type": "play", "card": "G4"}, {"type": "pass"}]), max_size=3),
+           min_size=1, max_size=4))
+def test_legal_moves_added_to_encoded_frames_match_frames_encoded_with_them(
+    private: dict[int, dict[str, Any]], legal: dict[int, list[dict[str, Any]]],
+) -> None:
+    """The room encodes a command's last event once, for its history, then adds each seat's new
+    legal moves to the frames it has: every socket gets what encoding with the moves gave."""
+    event = Event("drew", {"seat": 1, "count": 1}, private or None)
+    added = add_legal(encode_event(7, event), legal)
+    direct = encode_event(7, event, legal)
+    assert added[1] == direct[1]
+    for seat in range(6):
+        assert json.loads(frame_for(added, seat)) == json.loads(frame_for(direct, seat))
+        assert frame_for(added, seat) == frame_for(direct, seat)
