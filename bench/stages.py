@@ -1,0 +1,122 @@
+"""Where a move's CPU goes, by stage: bench/server.py's load (N rooms of 4 players, one action per
+seat every 3 s, SQLite, the compiled engine), the worker sampled by py-spy through the measured
+window (all its threads, idle ones left out), each sample put in the first stage its stack
+reaches from the leaf up; the worker's CPU per action split by the stages' shares.
+
+    .venv/bin/python -m bench.stages [--rooms 500] [--seconds 30] [--engine compiled|sources]
+
+Needs py-spy (a dev dependency). Shares are of samples, so a stage's milliseconds are an
+estimate; the total is the measured CPU per action.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.server import (
+    ONE_ADDRESS_LIMITS,
+    engine_env,
+    free_port,
+    raise_fd_limit,
+    run_load,
+    start_process,
+    stop,
+    uno_rooms,
+    wait_up,
+)
+
+# Stage, and the frames (a function's name and its file) that mark it, checked from the leaf up:
+# the first that matches names the sample's stage.
+STAGES: list[tuple[str, tuple[str, ...]]] = [
+    ("engine (rules, views, legal moves)", ("app/engine/",)),
+    ("encode frames (JSON)", ("encode_event", "event_frame", "add_legal", "with_legal",
+                              "state_frame", "compact_json")),
+    ("store: the writer's thread (SQLite)", ("SqliteWriter._each", "_checkpoint_loop")),
+    ("store: batching, crossing to the writer", ("app/store/",)),
+    ("parse a frame (edge)", ("parse_frame", "handle_text", "validate_json")),
+    ("write frames to sockets", ("write_frames", "Connection.flush", "DirectSender",
+                                 "_FlushAtTurnEnd")),
+    ("fan-out to connections (hub, bus)", ("app/rooms/hub.py", "app/bus/", "Connection.deliver")),
+    ("room actor (commands, people, timers)", ("app/rooms/",)),
+    ("garbage collector", ("collect_on_schedule",)),
+    ("WebSocket protocol (reading, pings)", ("websockets/", "uvicorn/protocols",
+                                            "app/api/websocket_protocol.py")),
+    ("edge (ws loop, limits)", ("app/api/",)),
+]
+OTHER = "event loop and the rest"
+
+
+def stage_of(stack: list[str]) -> str:
+    for frame in reversed(stack):
+        for stage, marks in STAGES:
+            if any(mark in frame for mark in marks):
+                return stage
+    return OTHER
+
+
+def shares(raw: Path) -> dict[str, float]:
+    counts: collections.Counter[str] = collections.Counter()
+    for line in raw.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if stack:
+            counts[stage_of(stack.split(";"))] += int(count)
+    total = sum(counts.values()) or 1
+    return {stage: n / total for stage, n in counts.most_common()}
+
+
+async def profile(args: argparse.Namespace) -> tuple[float, dict[str, float], float]:
+    port = free_port()
+    folder = Path(tempfile.mkdtemp(prefix="uno-stages-"))
+    server = start_process(
+        [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning",
+         "--ws-max-size", "4096"],
+        {"UNO_DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'bench.db'}",
+         **ONE_ADDRESS_LIMITS, **engine_env(args.engine)})
+    raw = folder / "profile.raw"
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    try:
+        wait_up(f"http://127.0.0.1:{port}/healthz", server)
+        rooms = await uno_rooms(f"http://127.0.0.1:{port}", args.rooms)
+
+        async def sample() -> None:
+            await asyncio.sleep(8)  # the sockets connected and the warm-up over
+            process = await asyncio.create_subprocess_exec(
+                spy, "record", "--pid", str(server.pid), "--duration",
+                str(int(args.seconds - 4)), "--format", "raw", "--nonblocking",
+                "-o", str(raw), stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL)
+            await process.wait()
+
+        sampler = asyncio.create_task(sample())
+        result = await run_load(f"ws://127.0.0.1:{port}", rooms, args.seconds, 3.0, False,
+                                server_pid=server.pid)
+        await sampler
+    finally:
+        stop(server)
+    return result["server_cpu_ms_per_action"], shares(raw), result["actions_per_s"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rooms", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--engine", choices=("compiled", "sources"), default="compiled")
+    args = parser.parse_args()
+    raise_fd_limit()
+    per_action, by_stage, rate = asyncio.run(profile(args))
+    print(f"{args.rooms} rooms, {rate:.0f} actions/s: {per_action:.3f} ms of worker CPU per "
+          f"action (py-spy sampling adds a little)")
+    print("| stage | share of samples | ms per action |")
+    print("| --- | --- | --- |")
+    for stage, share in by_stage.items():
+        print(f"| {stage} | {share:.1%} | {share * per_action:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
