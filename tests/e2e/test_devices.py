@@ -18,7 +18,8 @@ DEAL = {
 
 
 def started(server: Server) -> tuple[str, str, str]:
-    # Bea never connects: with idle_timeouts 0 her seat waits for her instead of being played (O-IDLE).
+    # Bea never connects: with idle_timeouts 0 her seat waits for her instead of being
+    # played (O-IDLE).
     room = server.post("/api/rooms", {"name": "Ann", "deal": DEAL, "rules": {"idle_timeouts": 0}})
     guest = server.post(f"/api/rooms/{room['code']}/join", {"name": "Bea"})
     return room["code"], room["token"], guest["token"]
