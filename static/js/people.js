@@ -1,5 +1,6 @@
 // The room's people beyond its seats (O-QUEUE, O-APPROVAL, O-BAN): the host's panel of join
 // requests and the queue to the next match, and a named spectator's own place in that queue.
+// What changes here is spoken by the table's one live region (peopleNews), not by these panels.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./describe.js";
@@ -20,7 +21,7 @@ export function hostPeoplePanel(model, actions) {
   };
   return h("section.card-panel.people-panel", { "aria-labelledby": "people-title", "data-testid": "people-panel" },
     h("h2#people-title", {}, t("people.title")),
-    requests.length ? h("div.requests", { "aria-live": "polite" },
+    requests.length ? h("div.requests", {},
       h("h3", {}, t("approval.requests")),
       h("ul.people-list", {}, requests.map((r) => h("li.person", { "data-request": r.request },
         h("span.person-name", {}, r.watch ? t("approval.asks_watch", { name: r.name }) : t("approval.asks_play", { name: r.name })),
@@ -45,13 +46,15 @@ export function hostPeoplePanel(model, actions) {
 }
 
 /** The host's ban buttons for the seated players (not oneself, not a bot). */
-export function seatBanButtons(model, actions) {
+export function seatBanButtons(model, ui, actions) {
   const s = model.state;
   const me = model.mySeat;
   if (me === null || s.host !== me) return null;
   const people = s.seats.map((info, seat) => ({ info, seat })).filter(({ info, seat }) => seat !== me && !info.bot);
   if (!people.length) return null;
-  return h("details.ban-seats", {}, h("summary", {}, t("ban.title")),
+  // Open or closed as the host left it: the table re-renders on every event.
+  return h("details.ban-seats", { open: Boolean(ui.banOpen), ontoggle: (e) => (ui.banOpen = e.target.open) },
+    h("summary", { key: "ban-summary" }, t("ban.title")),
     h("ul.people-list", {}, people.map(({ seat }) => h("li.person", {},
       h("button.link.ban", { key: `ban-${seat}`, onclick: () => actions.ban({ seat }, seatName(s, seat)) },
         t("ban.button", { name: seatName(s, seat) }))))));
@@ -68,7 +71,7 @@ export function spectatorQueuePanel(model, ui, actions) {
     value: ui.queueName || "", oninput: (e) => (ui.queueName = e.target.value) });
   return h("section.card-panel.queue-panel", { "aria-labelledby": "queue-title", "data-testid": "queue-panel" },
     h("h2#queue-title", {}, t("queue.title")),
-    h("p.queue-place", { role: "status", "aria-live": "polite" },
+    h("p.queue-place", {},
       queued ? t("queue.your_place", { n: you.queued + 1 }) : t("queue.hint")), // `queued` counts from 0
     queued
       ? h("button.secondary", { key: "unqueue", onclick: () => actions.leaveQueue() }, t("queue.leave"))
@@ -77,4 +80,21 @@ export function spectatorQueuePanel(model, ui, actions) {
         : h("form.queue-form", { onsubmit: (e) => { e.preventDefault(); actions.watchAndQueue(name.value.trim()); } },
             h("div.field", {}, h("label", { for: "queue-name" }, t("profile.name")), name),
             h("button.primary", { type: "submit", key: "queue" }, t("queue.join"))));
+}
+
+/** What a screen reader should hear of the room's people after `event` (or null). */
+export function peopleNews(model, event) {
+  const s = model.state;
+  if (!s) return null;
+  if (event.kind === "join_request" && event.name) {
+    return event.watch ? t("approval.asks_watch", { name: event.name }) : t("approval.asks_play", { name: event.name });
+  }
+  return null;
+}
+
+/** A named spectator's place in the queue, in words, when it changed since `before`. */
+export function queueNews(before, you) {
+  const now = typeof you?.queued === "number" ? you.queued : null;
+  if (typeof you?.spectator !== "number" || now === before) return null;
+  return now === null ? t("queue.hint") : t("queue.your_place", { n: now + 1 });
 }

@@ -1,5 +1,6 @@
 // Lines across the table that stay until the situation ends: your seat is away (O-IDLE: "I'm
-// back"), the database is away (store_unavailable), you wait for the host to let you in.
+// back"), the database is away (store_unavailable), you wait for the host to let you in. The
+// table's live regions (announcer.js) say them; these only show them.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
@@ -9,11 +10,11 @@ export function banners(view) {
   const s = m.state;
   const out = [];
   if (view.storeWaiting) {
-    out.push(h("p.banner.store-banner", { role: "status", "data-testid": "store-banner" }, icon("cw"), t("store.waiting")));
+    out.push(h("p.banner.store-banner", { "data-testid": "store-banner" }, icon("cw"), t("store.waiting")));
   }
   const mine = s && m.mySeat !== null ? s.seats?.[m.mySeat] : null;
   if (mine?.away && view.mode === "play") {
-    out.push(h("div.banner.away-banner", { role: "status" },
+    out.push(h("div.banner.away-banner", {},
       h("p", {}, t("away.you")),
       h("button.primary", { key: "back", onclick: () => view.actions.back() }, t("away.back"))));
   }
@@ -29,5 +30,5 @@ export function waitingScreen(view) {
   }
   return h("section.card-panel.waiting-screen", { "aria-labelledby": "waiting-title" },
     h("h1#waiting-title", {}, t("approval.waiting_title", { code: view.code })),
-    h("p", { role: "status", "aria-live": "polite" }, t("approval.waiting")));
+    h("p", {}, t("approval.waiting")));
 }

@@ -20,7 +20,7 @@ import { TableFocus } from "./table-focus.js";
 import { keysDialog, tableKey, handKey } from "./keys.js";
 import { alertNow, announce, quiet, regions } from "./announcer.js";
 import { icon } from "./icons.js";
-import { hostPeoplePanel, spectatorQueuePanel, seatBanButtons } from "./people.js";
+import { hostPeoplePanel, spectatorQueuePanel, seatBanButtons, peopleNews, queueNews } from "./people.js";
 import { banners, waitingScreen } from "./table-banners.js";
 import { noteBuild } from "./build-watch.js";
 
@@ -65,7 +65,7 @@ class TableView {
     const tv = this.mode === "tv";
     this.bar = h("header.table-bar");
     this.notice = h("div.notice");
-    this.bannerEl = h("div.banner-slot", { "aria-live": "polite" });
+    this.bannerEl = h("div.banner-slot");
     this.peopleEl = h("div.people-slot");
     this.seatsEl = h("ul.seats", { "aria-label": t("room.seats") });
     this.centerEl = h("div.center-slot");
@@ -166,6 +166,10 @@ class TableView {
       if (this.model.hand.join() !== handBefore) this.ui.selection = null; // its places moved
       if (result !== "sync" || hadState) this.log.event(frame.event, frame.seq, this.model);
       this.alertFor(frame.event);
+      announce(peopleNews(this.model, frame.event));
+      if (frame.event.kind === "away" && frame.event.seat === this.model.mySeat && frame.event.away && this.mode === "play") {
+        alertNow(t("away.you"));
+      }
       if (result === "sync") this.requestSync();
       if (before) effect = () => afterEvent(this, frame.event, before);
       if (frame.legal || frame.event.kind === "round_over") this.clearPicks(true);
@@ -174,6 +178,7 @@ class TableView {
       return;
     } else if (frame.type === "error") {
       if (frame.code === "store_unavailable") {
+        if (!this.storeWaiting) announce(t("store.waiting"));
         this.storeWaiting = true; // stays until the next accepted state
         this.render();
         return;
@@ -190,7 +195,10 @@ class TableView {
 
   /** After a state: a waiting person (O-APPROVAL), a spectator seated (O-QUEUE), the build. */
   afterState(state) {
+    if (state.you?.waiting === true && !this.wasWaiting) announce(t("approval.waiting"));
     this.wasWaiting = state.you?.waiting === true; // O-APPROVAL (state.waiting is the seats the turn waits for)
+    announce(queueNews(this.lastQueued ?? null, state.you));
+    this.lastQueued = typeof state.you?.queued === "number" ? state.you.queued : null;
     const you = state.you || {};
     if (this.mode === "watch" && typeof you.seat === "number") {
       // Seated from the queue: this person's token is the seat's from now on.
@@ -378,7 +386,7 @@ class TableView {
       lobby ? (tv ? null : lobbyPanel(m, this.ui, this.actions))
         : s.phase === "round_over" || s.phase === "match_over" ? resultsPanel(m, this.actions) : null);
     replaceChildren(this.peopleEl, tv ? null : hostPeoplePanel(m, this.actions),
-      tv ? null : spectatorQueuePanel(m, this.ui, this.actions), tv ? null : seatBanButtons(m, this.actions));
+      tv ? null : spectatorQueuePanel(m, this.ui, this.actions), tv ? null : seatBanButtons(m, this.ui, this.actions));
     const seated = m.mySeat !== null && this.mode === "play";
     const handHadFocus = this.handEl.contains(document.activeElement);
     replaceChildren(this.handEl, seated && !lobby && s.phase === "playing" ? handArea(m, this.ui, this.actions) : null);

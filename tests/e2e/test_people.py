@@ -26,8 +26,14 @@ def seated(new_page: PageFactory, server: Server, code: str, token: str, seat: i
     return page
 
 
-def queue_up(new_page: PageFactory, server: Server, code: str, name: str) -> Page:
-    page = new_page()
+def fits(page: Page) -> bool:
+    """Nothing wider than the screen (no sideways scrolling)."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def queue_up(new_page: PageFactory, server: Server, code: str, name: str,
+             viewport: tuple[int, int] = (1280, 860)) -> Page:
+    page = new_page(viewport=viewport)
     page.goto(f"{server.url}/#/watch/{code}")
     panel = page.get_by_test_id("queue-panel")
     panel.get_by_label("Your name").fill(name)
@@ -40,14 +46,16 @@ def test_a_spectator_queues_and_takes_the_seat_that_frees(new_page: PageFactory,
     room = server.post("/api/rooms", {"name": "Ann", "max_players": 2})
     code = room["code"]
     bea = server.post(f"/api/rooms/{code}/join", {"name": "Bea"})
-    ann = seated(new_page, server, code, room["token"], 0)
+    ann = seated(new_page, server, code, room["token"], 0, viewport=(1366, 768))
     cy = queue_up(new_page, server, code, "Cy")
     expect(cy.locator(".queue-place")).to_have_text("You are number 1 in the queue.")
-    dee = queue_up(new_page, server, code, "Dee")
+    expect(cy.get_by_test_id("live-polite")).to_contain_text("You are number 1 in the queue.")
+    dee = queue_up(new_page, server, code, "Dee", viewport=(390, 844))
     expect(dee.locator(".queue-place")).to_have_text("You are number 2 in the queue.")
 
     people = ann.get_by_test_id("people-panel")
     expect(people.locator(".queue .person-name")).to_have_text(["1. Cy", "2. Dee"])
+    assert fits(ann) and fits(dee)
     assert not violations(ann), violations(ann)
     ann.get_by_role("button", name="Move Dee up").click()
     expect(people.locator(".queue .person-name")).to_have_text(["1. Dee", "2. Cy"])
@@ -68,7 +76,7 @@ def test_a_spectator_queues_and_takes_the_seat_that_frees(new_page: PageFactory,
     # Bea's seat frees: Dee, first in the queue, sits down, and her page is the seat's.
     ann.get_by_role("button", name="Remove Bea").click()
     expect(dee).to_have_url(re.compile(rf"#/room/{code}$"))
-    expect(dee.get_by_text("Waiting for the host to start the game.")).to_be_visible()
+    expect(dee.locator(".lobby-panel")).to_contain_text("Waiting for the host to start the game.")
     expect(ann.locator(".lobby-seats")).to_contain_text("Dee")
     dee.reload()  # the seat's token was kept like any other
     expect(dee.locator(".lobby-seats")).to_contain_text("Dee")
@@ -92,22 +100,26 @@ def test_the_host_admits_one_and_turns_another_away(new_page: PageFactory,
         page.goto(f"{server.url}/#/room/{code}")
         page.get_by_label("Your name").fill(name)
         page.get_by_role("button", name="Join", exact=True).click()
-        expect(page.get_by_text("Waiting for the host to let you in…")).to_be_visible()
+        expect(page.locator(".waiting-screen")).to_contain_text(
+            "Waiting for the host to let you in…")
         guests.append(page)
     bea, cy = guests
     expect(bea.locator(".seats li, .lobby-seats li")).to_have_count(0)  # nothing of the table
 
     people = ann.get_by_test_id("people-panel")
+    expect(ann.get_by_test_id("live-polite")).to_contain_text("Cy asks to play")
     expect(people.locator(".requests .person-name")).to_have_text([re.compile("Bea asks to play"),
                                                          re.compile("Cy asks to play")])
     assert not violations(ann), violations(ann)
     shot(ann, "approval-phone")
+    assert fits(ann)
     people.get_by_role("button", name="Admit Bea").click()
     people.get_by_role("button", name="Deny Cy").click()
-    expect(bea.get_by_text("Waiting for the host to start the game.")).to_be_visible()
+    expect(bea.locator(".lobby-panel")).to_contain_text("Waiting for the host to start the game.")
     expect(ann.locator(".lobby-seats")).to_contain_text("Bea")
     expect(cy.get_by_role("heading", name="Not admitted")).to_be_visible()
-    expect(cy.get_by_text("The host did not let you into this room.")).to_be_visible()
+    expect(cy.locator(".waiting-screen")).to_contain_text(
+        "The host did not let you into this room.")
     expect(ann.get_by_test_id("people-panel")).to_have_count(0)
 
 
@@ -159,7 +171,8 @@ def test_a_seat_goes_away_and_comes_back(new_page: PageFactory, server: Server) 
     expect(bea_tile.get_by_test_id("away-badge")).to_have_text(re.compile("away"), timeout=15_000)
     back = bea_page.get_by_role("button", name="I'm back")
     expect(back).to_be_visible()
-    expect(bea_page.get_by_text("You were away: a bot is playing your seat.")).to_be_visible()
+    expect(bea_page.locator(".away-banner")).to_contain_text(
+        "You were away: a bot is playing your seat.")
     assert not violations(bea_page), violations(bea_page)
     back.focus()
     bea_page.keyboard.press("Enter")

@@ -447,7 +447,6 @@ export const en = {
 
   "nav.main": "Main",
 
-  // O-QUEUE, O-APPROVAL, O-BAN, O-IDLE, quick match, the database away.
   "create.approval": "Players need my approval to join",
   "create.approval_watch": "Spectators need my approval too",
   "quick.title": "Quick match",

@@ -448,7 +448,6 @@ export const ko = {
 
   "nav.main": "주 메뉴",
 
-  // O-QUEUE, O-APPROVAL, O-BAN, O-IDLE, quick match, the database away.
   "create.approval": "참가하려면 내 승인 필요",
   "create.approval_watch": "관전자도 내 승인 필요",
   "quick.title": "빠른 대전",

@@ -450,7 +450,6 @@ export const uk = {
 
   "nav.main": "Головне меню",
 
-  // O-QUEUE, O-APPROVAL, O-BAN, O-IDLE, quick match, the database away.
   "create.approval": "Гравці приєднуються лише з мого дозволу",
   "create.approval_watch": "Глядачі теж лише з мого дозволу",
   "quick.title": "Швидка гра",
