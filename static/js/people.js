@@ -45,11 +45,12 @@ export function hostPeoplePanel(model, actions) {
             t("ban.button", { name: q.name }))))))) : null);
 }
 
-/** The host's ban buttons for the seated players (not oneself, not a bot). */
+/** The host's ban buttons for the seated players (not oneself, not a bot), between matches. */
 export function seatBanButtons(model, ui, actions) {
   const s = model.state;
   const me = model.mySeat;
-  if (me === null || s.host !== me) return null;
+  // Between matches only: during one the table keeps its room for the hand (a laptop's screen).
+  if (me === null || s.host !== me || !["lobby", "match_over"].includes(s.phase)) return null;
   const people = s.seats.map((info, seat) => ({ info, seat })).filter(({ info, seat }) => seat !== me && !info.bot);
   if (!people.length) return null;
   // Open or closed as the host left it: the table re-renders on every event.
