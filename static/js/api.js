@@ -28,10 +28,26 @@ async function call(method, path, body) {
   return data;
 }
 
+/** A key this browser keeps for itself (PROTOCOL.md `device`): a ban (O-BAN) holds against it
+ * even under another name. Random, URL-safe, never shown. */
+function deviceKey() {
+  let key = localStorage.getItem("uno.device");
+  if (!key) {
+    const bytes = crypto.getRandomValues(new Uint8Array(18));
+    key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    localStorage.setItem("uno.device", key);
+  }
+  return key;
+}
+
+const withDevice = (body) => ({ ...body, device: deviceKey() });
+
 export const api = {
-  createRoom: (body) => call("POST", "/api/rooms", body),
-  joinRoom: (code, body) => call("POST", `/api/rooms/${encodeURIComponent(code)}/join`, body),
+  createRoom: (body) => call("POST", "/api/rooms", withDevice(body)),
+  joinRoom: (code, body) => call("POST", `/api/rooms/${encodeURIComponent(code)}/join`, withDevice(body)),
   listRooms: () => call("GET", "/api/rooms"),
+  watchRoom: (code, body) => call("POST", `/api/rooms/${encodeURIComponent(code)}/watch`, withDevice(body)),
+  quick: (body) => call("POST", "/api/quick", withDevice(body)),
   room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
   createPlayer: (name) => call("POST", "/api/players", { name }),
   player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`),
@@ -69,6 +85,13 @@ export const seats = {
   get: (code) => readJson(`uno.seat.${code}`),
   save: (code, value) => localStorage.setItem(`uno.seat.${code}`, JSON.stringify(value)),
   forget: (code) => localStorage.removeItem(`uno.seat.${code}`),
+};
+
+/** A named spectator's token per room ({token, spectator, queueNext?}): O-QUEUE. */
+export const watchers = {
+  get: (code) => readJson(`uno.watch.${code}`),
+  save: (code, value) => localStorage.setItem(`uno.watch.${code}`, JSON.stringify(value)),
+  forget: (code) => localStorage.removeItem(`uno.watch.${code}`),
 };
 
 /** Leagues this browser created or opened, to list them again. */

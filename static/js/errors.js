@@ -9,7 +9,9 @@ export function errorText(code, serverMessage) {
   return `${ours} (${serverMessage})`;
 }
 
-export function closeText(code, room) {
+export function closeText(code, room, reason) {
+  // O-BAN: the server names a ban in the close's reason (app/rooms/bans.py).
+  if (code === 4403 && /banned/i.test(reason || "")) return t("error.banned");
   const key = `close.${code}`;
   return has(key) ? t(key, { code: room }) : t("close.other", { code: code ?? "?" });
 }

@@ -22,7 +22,7 @@ export function mountJoinPrompt(root, code) {
         if (me.key) body.player_key = me.key;
         const joined = await api.joinRoom(code, body);
         profile.save({ ...profile.get(), name: value });
-        seatStore.save(code, { token: joined.token, seat: joined.seat });
+        seatStore.save(code, { token: joined.token, seat: joined.seat ?? null }); // 202: waits for the host
         window.dispatchEvent(new HashChangeEvent("hashchange"));
       } catch (error) {
         message.textContent = error instanceof ApiError ? errorText(error.code, error.message) : t("error.unknown");

@@ -42,6 +42,9 @@ export function mountLobby(root) {
 
   // --- create ---
   const isPublic = h("input#create-public", { type: "checkbox", checked: true });
+  // O-APPROVAL: the host lets each player (and, if asked, each spectator) in.
+  const approval = h("input#create-approval", { type: "checkbox" });
+  const approvalWatch = h("input#create-approval-watch", { type: "checkbox" });
   const maxPlayers = h("select#create-max", {}, [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h("option", { value: n, selected: n === 6 }, String(n))));
   // A teams room (H-TEAMS) is a table of four by default: partners sit opposite.
   const rules = rulesFields({ onPreset: (name) => {
@@ -66,6 +69,8 @@ export function mountLobby(root) {
         const name = await currentName();
         const { preset, rules: changes } = rules.read();
         const body = { name, preset, public: isPublic.checked, max_players: Number(maxPlayers.value) };
+        if (approval.checked) body.approval = true;
+        if (approvalWatch.checked) body.approval_watch = true;
         if (Object.keys(changes).length) body.rules = changes;
         if (league.value) body.league = String(league.value);
         const key = profile.get().key;
@@ -83,6 +88,8 @@ export function mountLobby(root) {
     h("div.field", {}, h("label", { for: "create-max" }, t("create.max_players")), maxPlayers),
     h("div.field", {}, h("label", { for: "create-league" }, t("create.league")), league)),
   h("div.field.check", {}, h("label", { for: "create-public" }, isPublic, " ", t("create.public"))),
+  h("div.field.check", {}, h("label", { for: "create-approval" }, approval, " ", t("create.approval"))),
+  h("div.field.check", {}, h("label", { for: "create-approval-watch" }, approvalWatch, " ", t("create.approval_watch"))),
   rules.presetField,
   h("details.more-rules", {}, h("summary", {}, t("create.more_rules")), rules.toggles),
   createError,
@@ -112,7 +119,7 @@ export function mountLobby(root) {
       const key = profile.get().key;
       if (key) body.player_key = key;
       const joined = await api.joinRoom(code, body);
-      seats.save(code, { token: joined.token, seat: joined.seat });
+      seats.save(code, { token: joined.token, seat: joined.seat ?? null }); // 202: a request, no seat yet
       location.hash = `#/room/${code}`;
     } catch (error) {
       joinError.textContent = error.code === "name" ? error.message
@@ -126,6 +133,28 @@ export function mountLobby(root) {
     h("div.form-buttons", {},
       h("button.primary", { type: "submit" }, t("join.submit")),
       h("button.secondary", { type: "button", onclick: () => join(true) }, t("join.watch"))));
+
+  // --- quick match: a seat now, in the fullest public room waiting for players ---
+  const quickError = h("p.form-error", { role: "alert" });
+  const quickButton = h("button.primary.big.play-now", { type: "button", onclick: async () => {
+    quickError.textContent = "";
+    quickButton.disabled = true;
+    try {
+      const name = await currentName();
+      const body = { name };
+      const key = profile.get().key;
+      if (key) body.player_key = key;
+      const seat = await api.quick(body);
+      seats.save(seat.code, { token: seat.token, seat: seat.seat });
+      location.hash = `#/room/${seat.code}`;
+    } catch (error) {
+      quickError.textContent = error.code === "name" ? error.message : problem(error);
+    } finally {
+      quickButton.disabled = false;
+    }
+  } }, t("quick.play_now"));
+  const quickPanel = h("section.card-panel.quick", { "aria-labelledby": "quick-title" },
+    h("h2#quick-title", {}, t("quick.title")), h("p.hint", {}, t("quick.hint")), quickError, quickButton);
 
   // --- public rooms ---
   const roomList = h("ul.room-list", { "aria-live": "polite" }, h("li.muted", {}, t("loading")));
@@ -145,7 +174,7 @@ export function mountLobby(root) {
 
   root.replaceChildren(h("div.home", {},
     h("section.hero", {}, h("h1", {}, t("app.title")), h("p", {}, t("app.tagline"))),
-    h("div.home-grid.lobby-grid", {}, profileForm, createForm, joinForm, roomsPanel)));
+    h("div.home-grid.lobby-grid", {}, profileForm, quickPanel, createForm, joinForm, roomsPanel)));
   loadRooms();
   const timer = setInterval(loadRooms, 10000);
   return () => clearInterval(timer);

@@ -215,6 +215,13 @@ Object.assign(HANDLERS, {
   spectators(m, s, e) {
     s.spectators = e.spectators;
   },
+  queue(m, s, e) {
+    s.queue = e.queue; // O-QUEUE; a spectator's own place comes with the next state
+    if (s.you && typeof s.you.spectator === "number") return "sync";
+  },
+  away(m, s, e) {
+    m.seat(e.seat).away = e.away; // O-IDLE
+  },
   reaction() {}, // floats over the table (the view shows it), changes nothing
 });
 

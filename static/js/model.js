@@ -83,7 +83,9 @@ export class TableModel {
   // --- what the views ask ---
 
   get mySeat() {
-    return this.state?.you ? this.state.you.seat : null;
+    // A named spectator's `you` has no seat (O-QUEUE): null, as for an anonymous one.
+    const seat = this.state?.you?.seat;
+    return typeof seat === "number" ? seat : null;
   }
 
   get hand() {

@@ -1,7 +1,7 @@
 // What the table's buttons and keys do: each a command to the room (the game's name the last
 // seq seen), or a change of the view's own state (a half-made play, the revealed hand).
 import { t } from "./i18n.js";
-import { seats as seatStore } from "./api.js";
+import { seats as seatStore, watchers, api, profile, ApiError } from "./api.js";
 import { chooseCard, playSelection, finishPlay } from "./table-play.js";
 
 export function tableActions(view) {
@@ -26,6 +26,28 @@ export function tableActions(view) {
     rematch: () => fire({ type: "rematch" }),
     addBot: () => fire({ type: "add_bot" }),
     kick: (seat) => fire({ type: "kick", seat }),
+    back: () => fire({ type: "back" }),
+    admit: (request) => fire({ type: "admit", request }),
+    deny: (request) => fire({ type: "deny", request }),
+    queueOrder: (order) => fire({ type: "queue_order", order }),
+    unqueue: (spectator) => fire({ type: "unqueue", spectator }),
+    // O-BAN never comes undone: ask first.
+    ban: (who, name) => window.confirm(t("ban.confirm", { name })) && fire({ type: "ban", ...who }),
+    joinQueue: () => fire({ type: "queue" }),
+    leaveQueue: () => fire({ type: "unqueue" }),
+    watchAndQueue: async (name) => {
+      if (!name) return view.flash(t("profile.name_needed"));
+      try {
+        const body = { name };
+        const key = profile.get().key;
+        if (key) body.player_key = key;
+        const watching = await api.watchRoom(view.code, body);
+        watchers.save(view.code, { token: watching.token, spectator: watching.spectator, queueNext: true });
+        window.dispatchEvent(new HashChangeEvent("hashchange")); // connect again as this person
+      } catch (error) {
+        view.showError(error instanceof ApiError ? error : { code: "unknown" });
+      }
+    },
     leave: () => view.send({ type: "leave" }).then(() => {
       seatStore.forget(view.code);
       location.hash = "#/";

@@ -6,15 +6,15 @@ import { closeText } from "./errors.js";
 import { icon } from "./icons.js";
 
 /** The connection state in words. */
-export function statusText(status, closedCode, code) {
-  return status === "closed" ? closeText(closedCode, code)
+export function statusText(status, closedCode, code, closedReason) {
+  return status === "closed" ? closeText(closedCode, code, closedReason)
     : status === "open" ? t("table.connected")
       : status === "reconnecting" ? t("table.reconnecting") : t("table.connecting");
 }
 
 /** The bar's children: the room, "watching", the connection state in words, the audience,
  * the log drawer's switch (laptop screens), the keys, the sound switch, TV mode. */
-export function tableBar({ code, mode, status, closedCode, spectators, muted, onMute, drawer, onDrawer, unread, onKeys }) {
+export function tableBar({ code, mode, status, closedCode, closedReason, spectators, muted, onMute, drawer, onDrawer, unread, onKeys }) {
   const closed = status === "closed";
   const tvLink = mode === "tv"
     ? h("a.button.secondary", { href: `#/watch/${code}` }, t("room.tv_exit"))
@@ -23,7 +23,7 @@ export function tableBar({ code, mode, status, closedCode, spectators, muted, on
     h("h1.room-title", {}, t("room.title", { code })),
     mode !== "play" ? h("span.badge.watching", {}, t("room.spectating")) : null,
     h("span.connection", { class: status, "data-testid": "connection" },
-      h("span.dot", { "aria-hidden": "true" }), statusText(status, closedCode, code)),
+      h("span.dot", { "aria-hidden": "true" }), statusText(status, closedCode, code, closedReason)),
     typeof spectators === "number"
       ? h("span.spectator-count", { "data-testid": "spectators" }, icon("eye"), t("room.watching", { n: spectators }))
       : null,

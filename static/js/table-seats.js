@@ -40,6 +40,7 @@ export function seatBadges(state, seat, mySeat) {
   if (state.host === seat) badges.push(h("span.badge.host", {}, t("seat.host")));
   if (info.bot) badges.push(h("span.badge.bot", {}, t("seat.bot")));
   if (info.connected === false && !info.bot) badges.push(h("span.badge.offline", {}, t("seat.offline")));
+  if (info.away) badges.push(h("span.badge.away", { "data-testid": "away-badge" }, h("span", { "aria-hidden": "true" }, "⏸ "), t("seat.away")));
   if (info.uno && info.cards === 1) badges.push(h("span.badge.uno", {}, t("seat.uno")));
   if (info.eliminated) badges.push(h("span.badge.eliminated", {}, t("seat.eliminated")));
   else if (info.out) {

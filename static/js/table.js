@@ -1,7 +1,7 @@
 // The table page: connects, keeps the model, renders, and turns clicks and keys into commands.
 import { h, replaceChildren } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
-import { seats as seatStore } from "./api.js";
+import { seats as seatStore, watchers } from "./api.js";
 import { mountJoinPrompt } from "./join.js";
 import { TableConnection } from "./connection.js";
 import { TableModel } from "./model.js";
@@ -20,6 +20,9 @@ import { TableFocus } from "./table-focus.js";
 import { keysDialog, tableKey, handKey } from "./keys.js";
 import { alertNow, announce, quiet, regions } from "./announcer.js";
 import { icon } from "./icons.js";
+import { hostPeoplePanel, spectatorQueuePanel, seatBanButtons, peopleNews, queueNews } from "./people.js";
+import { banners, waitingScreen } from "./table-banners.js";
+import { noteBuild } from "./build-watch.js";
 
 // Where the log and chat are a drawer beside the table (a laptop's screen), as in app.css.
 const DRAWER_SCREEN = "(min-width: 861px) and (max-width: 1599px), (min-width: 861px) and (max-height: 899px)";
@@ -28,7 +31,9 @@ const DRAWER_SCREEN = "(min-width: 861px) and (max-width: 1599px), (min-width: 8
 export function mountTable(root, { code, mode }) {
   const seat = mode === "play" ? seatStore.get(code) : null;
   if (mode === "play" && !seat) return mountJoinPrompt(root, code);
-  const view = new TableView(root, code, mode, seat ? seat.token : null);
+  // A named spectator (O-QUEUE) watches with their own token.
+  const token = seat ? seat.token : mode === "watch" ? watchers.get(code)?.token ?? null : null;
+  const view = new TableView(root, code, mode, token);
   view.start();
   return () => view.stop();
 }
@@ -60,6 +65,8 @@ class TableView {
     const tv = this.mode === "tv";
     this.bar = h("header.table-bar");
     this.notice = h("div.notice");
+    this.bannerEl = h("div.banner-slot");
+    this.peopleEl = h("div.people-slot");
     this.seatsEl = h("ul.seats", { "aria-label": t("room.seats") });
     this.centerEl = h("div.center-slot");
     this.promptEl = h("div.prompt-slot");
@@ -88,12 +95,12 @@ class TableView {
     } else {
       // The questions (a colour, a target, a challenge) open over the hand, never moving it.
       layout = h("div.table-layout", {},
-        h("div.table-main", {}, board, this.reactions, this.panelEl,
+        h("div.table-main", {}, board, this.reactions, this.peopleEl, this.panelEl,
           h("div.hand-dock", {}, this.promptEl, this.handEl)),
         this.logArea);
     }
     this.keys = tv ? null : keysDialog();
-    this.page = h(`section.table-page${tv ? ".tv" : ""}`, { "data-drawer": "closed" }, this.bar, this.notice, layout, this.keys);
+    this.page = h(`section.table-page${tv ? ".tv" : ""}`, { "data-drawer": "closed" }, this.bar, this.notice, this.bannerEl, layout, this.keys);
     this.root.replaceChildren(this.page);
     regions();
     this.langOff = onLangChange(() => this.relabel());
@@ -143,7 +150,9 @@ class TableView {
     let effect = null;
     if (frame.type === "state") {
       this.syncing = false;
+      this.storeWaiting = false; // an accepted state: the database is back
       this.model.applyState(frame);
+      if (this.afterState(frame.state)) return;
       this.clearPicks(true);
     } else if (frame.type === "recent") {
       this.log.recent(frame, this.model); // the story so far: in the panel, nothing more
@@ -157,6 +166,10 @@ class TableView {
       if (this.model.hand.join() !== handBefore) this.ui.selection = null; // its places moved
       if (result !== "sync" || hadState) this.log.event(frame.event, frame.seq, this.model);
       this.alertFor(frame.event);
+      announce(peopleNews(this.model, frame.event));
+      if (frame.event.kind === "away" && frame.event.seat === this.model.mySeat && frame.event.away && this.mode === "play") {
+        alertNow(t("away.you"));
+      }
       if (result === "sync") this.requestSync();
       if (before) effect = () => afterEvent(this, frame.event, before);
       if (frame.legal || frame.event.kind === "round_over") this.clearPicks(true);
@@ -164,6 +177,12 @@ class TableView {
       this.log.line(t("log.spectator_chat", { n: frame.spectator ?? "?", text: frame.text }), "spectator_chat");
       return;
     } else if (frame.type === "error") {
+      if (frame.code === "store_unavailable") {
+        if (!this.storeWaiting) announce(t("store.waiting"));
+        this.storeWaiting = true; // stays until the next accepted state
+        this.render();
+        return;
+      }
       this.showError(frame);
       return;
     } else {
@@ -171,6 +190,34 @@ class TableView {
     }
     this.render();
     effect?.();
+    noteBuild(this.model.state);
+  }
+
+  /** After a state: a waiting person (O-APPROVAL), a spectator seated (O-QUEUE), the build. */
+  afterState(state) {
+    if (state.you?.waiting === true && !this.wasWaiting) announce(t("approval.waiting"));
+    this.wasWaiting = state.you?.waiting === true; // O-APPROVAL (state.waiting is the seats the turn waits for)
+    announce(queueNews(this.lastQueued ?? null, state.you));
+    this.lastQueued = typeof state.you?.queued === "number" ? state.you.queued : null;
+    const you = state.you || {};
+    if (this.mode === "watch" && typeof you.seat === "number") {
+      // Seated from the queue: this person's token is the seat's from now on.
+      const token = you.token || this.connection.token;
+      seatStore.save(this.code, { token, seat: you.seat });
+      watchers.forget(this.code);
+      location.hash = `#/room/${this.code}`;
+      return true;
+    }
+    if (this.mode === "play" && typeof you.seat === "number") {
+      const stored = seatStore.get(this.code);
+      if (stored && stored.seat !== you.seat) seatStore.save(this.code, { ...stored, seat: you.seat });
+    }
+    const watching = this.mode === "watch" ? watchers.get(this.code) : null;
+    if (watching?.queueNext && typeof you.spectator === "number") {
+      watchers.save(this.code, { ...watching, queueNext: false });
+      if (you.queued === null || you.queued === undefined) this.send({ type: "queue" }).catch(() => {});
+    }
+    return false;
   }
 
   /** What a player must hear at once: they can be caught (their last card but one went down
@@ -195,12 +242,16 @@ class TableView {
 
   onStatus(status, detail) {
     if (status !== this.status && (status !== "open" || this.status === "reconnecting")) {
-      announce(statusText(status, detail?.code ?? null, this.code)); // a drop, and the way back
+      announce(statusText(status, detail?.code ?? null, this.code, detail?.reason)); // a drop, and the way back
     }
     this.status = status;
     if (status === "closed") {
       this.closedCode = detail?.code ?? null;
-      if ([4401, 4403].includes(this.closedCode)) seatStore.forget(this.code);
+      this.closedReason = detail?.reason ?? "";
+      if ([4401, 4403].includes(this.closedCode)) {
+        seatStore.forget(this.code);
+        watchers.forget(this.code);
+      }
     }
     if (status === "open" && this.model.state) this.requestSync();
     this.render();
@@ -308,6 +359,13 @@ class TableView {
     const tv = this.mode === "tv";
     this.renderBar();
     this.logTitle.textContent = t("log.title");
+    replaceChildren(this.bannerEl, ...banners(this));
+    if (s?.you?.waiting === true || (this.wasWaiting && this.status === "closed")) {
+      // O-APPROVAL: nothing of the table until the host lets this person in.
+      for (const el of [this.seatsEl, this.promptEl, this.panelEl, this.handEl, this.peopleEl]) replaceChildren(el);
+      replaceChildren(this.centerEl, waitingScreen(this));
+      return;
+    }
     if (!s) {
       replaceChildren(this.centerEl, h("p.loading", {}, this.status === "closed" ? "" : t("table.connecting")));
       return;
@@ -327,6 +385,8 @@ class TableView {
     replaceChildren(this.panelEl,
       lobby ? (tv ? null : lobbyPanel(m, this.ui, this.actions))
         : s.phase === "round_over" || s.phase === "match_over" ? resultsPanel(m, this.actions) : null);
+    replaceChildren(this.peopleEl, tv ? null : hostPeoplePanel(m, this.actions),
+      tv ? null : spectatorQueuePanel(m, this.ui, this.actions), tv ? null : seatBanButtons(m, this.ui, this.actions));
     const seated = m.mySeat !== null && this.mode === "play";
     const handHadFocus = this.handEl.contains(document.activeElement);
     replaceChildren(this.handEl, seated && !lobby && s.phase === "playing" ? handArea(m, this.ui, this.actions) : null);
@@ -338,7 +398,7 @@ class TableView {
 
   renderBar() {
     replaceChildren(this.bar, ...tableBar({
-      code: this.code, mode: this.mode, status: this.status, closedCode: this.closedCode,
+      code: this.code, mode: this.mode, status: this.status, closedCode: this.closedCode, closedReason: this.closedReason,
       spectators: this.model.state?.spectators, muted: isMuted(), onMute: (muted) => setMuted(muted),
       drawer: this.drawerOpen, onDrawer: () => this.toggleDrawer(), unread: this.unread, onKeys: () => this.showKeys(),
     }));
