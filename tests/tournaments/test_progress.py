@@ -3,6 +3,7 @@ standings a player can check by hand, late joiners, withdrawals, absentees, the 
 
 from __future__ import annotations
 
+import json
 import random
 from collections import defaultdict
 from fractions import Fraction
@@ -10,6 +11,7 @@ from fractions import Fraction
 import pytest
 
 from app.tournaments.progress import BETWEEN, OVER, PLAYING, Course, Settings, TournamentError
+from app.tournaments.record import course_from_json, course_to_json, table_outcome
 
 
 def course(n: int, **settings: object) -> Course:
@@ -119,3 +121,28 @@ def test_a_short_field_is_topped_up_with_bots_who_score_nothing() -> None:
     c.finish_table(1, [1 if s is None else 2 if s == "p0" else 3 for s in tables[0].seats],
                    [0, 0, 0])
     assert {r.who: r.points for r in c.standings()} == {"p0": 1, "p1": 0}
+
+
+def test_a_course_taken_over_from_its_record_goes_on_exactly_where_it_was() -> None:
+    c = course(9, rounds=3)
+    rnd = random.Random(5)
+    play_round(c, rnd)
+    tables = c.start_round()
+    c.seated(1, "ABCD", tables[0].people())
+    c.finish_table(1, list(range(1, len(tables[0].seats) + 1)), [5] * len(tables[0].seats))
+    record = json.loads(json.dumps(course_to_json(c)))  # as the store keeps it
+    again = course_from_json(record)
+    assert again == c
+    assert [r.who for r in again.standings()] == [r.who for r in c.standings()]
+    for t in tables[1:]:
+        again.finish_table(t.number, list(range(1, len(t.seats) + 1)), [0] * len(t.seats))
+    assert again.phase == BETWEEN
+    with pytest.raises(ValueError):
+        course_from_json({**record, "version": 99})
+
+
+def test_a_tables_match_over_gives_places_and_card_points() -> None:
+    over = {"places": [2, 1, 3], "scores": [40, 10, 90], "round_wins": [1, 2, 0]}
+    assert table_outcome("lowest_wins", over) == ([2, 1, 3], [-40, -10, -90])
+    assert table_outcome("winner_takes", over) == ([2, 1, 3], [40, 10, 90])
+    assert table_outcome("lazy", over) == ([2, 1, 3], [1, 2, 0])
