@@ -17,6 +17,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "bus": set(),
     "wire": {"engine"},
     "store": {"engine", "jsonwire"},
+    "tournaments": set(),
     "rooms": {"engine", "store", "bus", "wire", "build", "codes", "config", "jsonwire",
               "mailbox"},
     "cluster": {"engine", "store", "bus", "rooms", "wire", "codes", "config", "jsonwire",

@@ -42,6 +42,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "idle_timeouts": (0, 10),
     "slap_seconds": (1, 30),
     "target": (1, 100000),
+    "round_limit": (0, 100),
     "hand_limit": (0, 100),
     "reveal_below": (0, 20),
     "blitz_seconds": (0, 7200),
@@ -82,6 +83,7 @@ class RuleSet:
     special_wild_points: int = 50
     scoring: str = "winner_takes"
     target: int = 500
+    round_limit: int = 0  # TR-TABLES: rounds that end a match, best total winning (0: none)
     lone_zero_50: bool = False
     jump_in: bool = False
     seven_zero: bool = False

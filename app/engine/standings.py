@@ -1,5 +1,6 @@
-"""The end of a match: the target (P-500, P-200), the number of rounds (H-LAZY), or the last
-player left (H-ELIM); places with ties shared; under H-TEAMS partners share the team's place."""
+"""The end of a match: the target (P-500, P-200), the number of rounds (H-LAZY), the last
+player left (H-ELIM), or ``round_limit`` rounds played (TR-TABLES: the best total wins);
+places with ties shared; under H-TEAMS partners share the team's place."""
 
 from __future__ import annotations
 
@@ -21,11 +22,17 @@ def match_result(state: GameState) -> dict[str, Any] | None:
     scores = state.scores
     n = state.players
     extra: dict[str, Any] = {}
+    limited = 0 < rules.round_limit <= state.rounds_played
+    if limited:
+        extra["round_limit"] = rules.round_limit
     if rules.elimination:
         remaining = [s for s in range(n) if s not in state.eliminated]
-        if len(remaining) > 1:
+        if len(remaining) > 1 and not limited:
             return None
-        # The last player left first, then the others in the reverse order they left.
+        # The last player left first (at the round limit, those left by their totals), then
+        # the others in the reverse order they left.
+        best_first = -1 if rules.scoring == "winner_takes" else 1
+        remaining.sort(key=lambda s: best_first * scores[s])
         ranking = remaining + state.eliminated[::-1]
         places = [0] * n
         for place, seat in enumerate(ranking, start=1):
@@ -33,17 +40,17 @@ def match_result(state: GameState) -> dict[str, Any] | None:
         losers = list(state.eliminated) if rules.scoring == "lowest_wins" else []
         extra["eliminated"] = list(state.eliminated)
     elif rules.scoring == "winner_takes":
-        if max(scores) < rules.target:
+        if max(scores) < rules.target and not limited:
             return None
         places = _places(scores)
         losers = []
     elif rules.scoring == "lowest_wins":
-        if max(scores) < rules.target:
+        if max(scores) < rules.target and not limited:
             return None
         places = _places([-s for s in scores])
         losers = [s for s in range(n) if scores[s] >= rules.target]
     else:
-        if state.rounds_played < rules.target:
+        if state.rounds_played < rules.target and not limited:
             return None
         places = _places(state.round_wins)
         losers = []

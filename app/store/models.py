@@ -15,6 +15,9 @@ these tables; a test compares the two.
     rounds         each round's winner; ``round_hands`` every hand at its end, points, places
     leagues        name, scoring (winner_takes | lowest_wins), target; ``league_members``
     league_results one line per profile per finished league match, the source of standings
+    tournaments    one row per tournament (TR-*): its settings, the course (participants,
+                   rounds, tables and results) as one JSON record its owner rewrites, a fencing
+                   ``generation`` like a room's, an optional league
 """
 
 from __future__ import annotations
@@ -126,6 +129,24 @@ class Room(Base):
     generation: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
     # Unloaded for idleness: the takeover sweep leaves it alone until someone asks for it.
     parked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+
+
+class Tournament(Base):
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    name: Mapped[str] = mapped_column(String(60))
+    public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    league_id: Mapped[int | None] = mapped_column(
+        ForeignKey("leagues.id", ondelete="SET NULL"), index=True
+    )
+    host_token_hash: Mapped[str] = mapped_column(String(64))
+    rules: Mapped[dict[str, Any]]
+    record: Mapped[dict[str, Any]]  # app.tournaments.record: the course, versioned
+    created_at: Mapped[datetime] = _now_column()
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    generation: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
 
 
 class RoomSnapshot(Base):

@@ -14,6 +14,7 @@ export const RULES = Object.freeze([
   { key: "special_wild_points", type: "int", default: 50, min: 0, max: 100 },
   { key: "scoring", type: "choice", default: "winner_takes", choices: ["winner_takes", "lowest_wins", "lazy"] },
   { key: "target", type: "int", default: 500, min: 1, max: 100000 },
+  { key: "round_limit", type: "int", default: 0, min: 0, max: 100 },
   { key: "lone_zero_50", type: "bool", default: false },
   { key: "jump_in", type: "bool", default: false },
   { key: "seven_zero", type: "bool", default: false },

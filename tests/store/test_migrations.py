@@ -18,7 +18,7 @@ from app.store.models import Base
 from tests.services import drop_postgres_database, fresh_postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
-HEAD = "0002"
+HEAD = "0003"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -101,6 +101,31 @@ async def test_0002_adds_the_fencing_generation_and_goes_back_keeping_every_room
         await dispose_engine(engine)
 
 
+async def test_0003_adds_tournaments_and_goes_back_keeping_the_leagues(empty_url: str) -> None:
+    await migrate(empty_url, "0002")
+    engine = create_engine(empty_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(
+                "INSERT INTO leagues (id, name, scoring, target, created_at)"
+                " VALUES (1, 'Office', 'winner_takes', 500, CURRENT_TIMESTAMP)"))
+        assert "tournaments" not in (await tables_and_version(empty_url))[0]
+        await migrate(empty_url)
+        async with engine.begin() as conn:
+            await conn.execute(text(
+                "INSERT INTO tournaments (code, name, league_id, host_token_hash, rules, record,"
+                " created_at) VALUES ('QWERT', 'Party', 1, 'h', '{}', '{}', CURRENT_TIMESTAMP)"))
+            row = (await conn.execute(text("SELECT generation, public FROM tournaments"))).one()
+            assert (row[0], bool(row[1])) == (0, False)
+        await downgrade(empty_url, "0002")
+        tables, version = await tables_and_version(empty_url)
+        assert "tournaments" not in tables and version == ["0002"]
+        async with engine.connect() as conn:
+            assert (await conn.execute(text("SELECT count(*) FROM leagues"))).scalar() == 1
+    finally:
+        await dispose_engine(engine)
+
+
 async def test_migrations_create_exactly_the_models(empty_url: str) -> None:
     await migrate(empty_url)
 
@@ -152,6 +177,7 @@ async def test_the_alembic_command_line_round_trips(empty_url: str) -> None:
     )
     _, err = await proc.communicate()
     assert proc.returncode == 0, err.decode()
+    assert "Running downgrade 0003 -> 0002" in err.decode()
     assert "Running downgrade 0002 -> 0001" in err.decode()
     assert "Running downgrade 0001" in err.decode()
     assert await tables_and_version(empty_url) == (set(Base.metadata.tables), [HEAD])
