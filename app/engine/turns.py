@@ -129,8 +129,10 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
             jump = True
         elif pending is None or pending.seat != seat or pending.kind not in (PLAY_DRAWN, STACK):
             refuse_turn(state, seat, card)
-    if card not in hand:
-        raise RuleError(NOT_IN_HAND, f"you hold no {CARD_TEXT[card]}")
+    try:
+        index = hand.index(card)  # one scan finds it and, below, removes it
+    except ValueError:
+        raise RuleError(NOT_IN_HAND, f"you hold no {CARD_TEXT[card]}") from None
     if not rules.plain_play and limits_refuse(state, seat, command, jump, out):
         return  # H-MISPLAY: the attempt cost cards instead of being refused
     if jump:
@@ -163,7 +165,7 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
         begin_turn_action(state, seat)
     state.pending = None
     prev_color = state.color
-    hand.remove(card)
+    del hand[index]  # nothing above changed the hand (a misplay that draws returned)
     state.discard.append(card)
     state.color = color
     state.jumpable = True
