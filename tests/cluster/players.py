@@ -14,9 +14,8 @@ import time
 from dataclasses import dataclass, field
 
 import httpx
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
+from bench.storm import stored_chats
 from bench.wsclient import ConnectionClosedError, LeanSocket, connect
 from tests.server_fixture import ServerProcess
 
@@ -147,17 +146,6 @@ async def make_rooms(cluster: Cluster, rooms: int = ROOMS, every: float = CHAT_E
         assert host.ws is not None
         host.ws.send('{"type": "start", "id": "start"}')
     return players
-
-
-async def stored_chats(database: str) -> set[str]:
-    engine = create_async_engine(database)
-    try:
-        async with engine.connect() as conn:
-            rows = await conn.execute(text(
-                "SELECT command->>'text' FROM room_log WHERE command->>'type' = 'chat'"))
-            return {row[0] for row in rows}
-    finally:
-        await engine.dispose()
 
 
 def ms(seconds: float) -> str:

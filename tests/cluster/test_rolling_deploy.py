@@ -8,14 +8,13 @@ gap any table saw."""
 from __future__ import annotations
 
 import time
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from app.store.records import RECORD_FORMAT
+from bench import storm
 
 from .cluster import Cluster, Workers, cluster_of, running_workers
 from .players import make_rooms, play_through
@@ -38,13 +37,7 @@ async def cluster(workers: Workers) -> AsyncIterator[Cluster]:
 
 
 def readyz(port: int) -> int:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as refused:
-        return refused.code
-    except OSError:
-        return 0  # not listening any more
+    return storm.readyz(f"http://127.0.0.1:{port}")
 
 
 async def test_a_rolling_deploy_under_load_loses_no_move_and_every_client_is_back(
