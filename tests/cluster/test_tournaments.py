@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,8 @@ from .cluster import Cluster, Workers, cluster_of, running_workers
 
 @pytest.fixture(scope="module")
 def workers() -> Iterator[Workers]:
-    with running_workers(f"uno_test_tournaments_{uuid.uuid4().hex[:8]}", **FAST) as running:
+    database = f"uno_test_tournaments_{uuid.uuid4().hex[:8]}"
+    with running_workers(database, 3, None, None, **FAST) as running:
         yield running
 
 
@@ -73,7 +75,7 @@ async def kill_owner(cluster: Cluster, tournament: Tournament) -> ServerProcess:
     return dead
 
 
-async def finish(tournament: Tournament, rounds: list[list[dict]]) -> None:
+async def finish(tournament: Tournament, rounds: list[list[dict[str, Any]]]) -> None:
     while True:
         state = await tournament.phase("between", "over")
         rounds.append(state["tables"])

@@ -5,8 +5,10 @@ and what a stranger may not do. tests/cluster/test_tournaments.py runs them on t
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -21,7 +23,10 @@ def server() -> Iterator[ServerProcess]:
         yield running
 
 
-async def standings_from_the_tables(tournament: Tournament, rounds: Sequence[Sequence[dict]]
+Rounds = Sequence[Sequence[dict[str, Any]]]
+
+
+async def standings_from_the_tables(tournament: Tournament, rounds: Rounds
                                     ) -> list[tuple[str, Fraction, Fraction, int]]:
     ids = {e.name: e.participant for e in tournament.entrants}
     tables = []
@@ -35,7 +40,7 @@ async def standings_from_the_tables(tournament: Tournament, rounds: Sequence[Seq
     return expected_standings([e.participant for e in tournament.entrants], tables)
 
 
-def as_rows(view: dict) -> list[tuple[str, Fraction, Fraction, int]]:
+def as_rows(view: dict[str, Any]) -> list[tuple[str, Fraction, Fraction, int]]:
     return [(row["participant"], Fraction(row["points"]).limit_denominator(100),
              Fraction(row["buchholz"]).limit_denominator(100), row["card_points"])
             for row in view["standings"]]
@@ -70,7 +75,7 @@ async def check_knockout_of_9(servers: Sequence[ServerProcess]) -> None:
     assert [len(tables) for tables in rounds] == [3, 2, 1]
     final = rounds[-1][0]
     assert len(final["participants"]) == 4
-    for before, after in zip(rounds, rounds[1:], strict=False):
+    for before, after in itertools.pairwise(rounds):
         went_on = {who for table in after for who in table["participants"]}
         for table in before:  # the best two of each table, and only they
             assert len(went_on & set(table["participants"])) == 2
