@@ -10,11 +10,20 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.server_fixture import ServerProcess, running_server
 
-from .wire import FAST, Tournament, expected_standings, socket, table_result, with_people
+from .wire import (
+    FAST,
+    Tournament,
+    expected_standings,
+    open_tournament,
+    socket,
+    table_result,
+    with_people,
+)
 
 
 @pytest.fixture(scope="module")
@@ -191,3 +200,25 @@ async def test_a_participant_cannot_run_the_tournament_and_bad_input_changes_not
                  {"name": "x", "format": "roulette"}, {"name": "x", "rules": {"nope": 1}}):
         answer = await tournament.http("POST", "/api/tournaments", **body)
         assert answer.status_code in (400, 422), (body, answer.text)
+
+
+async def test_a_tournament_in_a_league_counts_each_tables_match_there_by_its_rules(
+    server: ServerProcess,
+) -> None:
+    async with httpx.AsyncClient(base_url=server.http_url) as http:
+        league = (await http.post("/api/leagues", json={
+            "name": "Office", "scoring": "lowest_wins", "target": 10})).json()["id"]
+        keys = {name: (await http.post("/api/players", json={"name": name})).json()["key"]
+                for name in ("Ann", "Bob", "Cid", "Dan")}
+    tournament = await open_tournament([server], rounds=2, table_size=4, league=league)
+    for name, key in keys.items():
+        await tournament.join(name, player_key=key)
+    rounds = await tournament.play_out()
+    for tables in rounds:
+        summary = await table_result(server, tables[0]["room"])
+        assert (summary["rules"]["scoring"], summary["rules"]["target"]) == ("lowest_wins", 10)
+        assert summary["league"] == str(league)
+    async with httpx.AsyncClient(base_url=server.http_url) as http:
+        table = (await http.get(f"/api/leagues/{league}")).json()
+    assert {row["name"]: row["matches"] for row in table["standings"]} == {
+        name: 2 for name in keys}

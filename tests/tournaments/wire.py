@@ -55,10 +55,10 @@ class Tournament:
         found: dict[str, Any] = answer.json()
         return found
 
-    async def join(self, name: str, connect: bool = True) -> Entrant:
+    async def join(self, name: str, connect: bool = True, **body: Any) -> Entrant:
         index = len(self.entrants)
         answer = await self.http("POST", f"/api/tournaments/{self.code}/join", index,
-                                 name=name)
+                                 name=name, **body)
         assert answer.status_code == 200, answer.text
         entrant = Entrant(answer.json()["participant"], name, answer.json()["token"])
         self.entrants.append(entrant)
