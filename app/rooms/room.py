@@ -155,6 +155,9 @@ class Room:
         # Loaded or taken over: a waited seat nobody reconnects to is played by its bot after
         # the reconnect grace (O-IDLE), not after the turn's whole clock.
         self._post(AwayCheck())
+        game = self._actor.state.game
+        if meta.tournament is not None and game is not None and game.phase == "round_over":
+            self._actor.next_round_later()
 
     async def drain(self) -> None:
         """Take nothing more in (a message from now on: RoomUnavailable, "moving"), finish

@@ -222,3 +222,12 @@ async def test_a_tournament_in_a_league_counts_each_tables_match_there_by_its_ru
         table = (await http.get(f"/api/leagues/{league}")).json()
     assert {row["name"]: row["matches"] for row in table["standings"]} == {
         name: 2 for name in keys}
+
+
+async def test_a_table_of_several_rounds_deals_each_next_round_itself_with_nobody_hosting(
+    server: ServerProcess,
+) -> None:
+    tournament = await with_people([server], 3, rounds=1, table_size=3, round_limit=3)
+    (tables,) = await tournament.play_out()
+    summary = await table_result(server, tables[0]["room"])
+    assert summary["host"] is None and summary["result"]["rounds"] == 3

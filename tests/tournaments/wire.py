@@ -22,7 +22,8 @@ from tests.server_fixture import ServerProcess
 
 ROUND_SECONDS = 40.0
 # Tables of one round each, quick bots; away seats played at once.
-FAST = {"UNO_AWAY_GRACE_SECONDS": "0.05", "UNO_TOURNAMENT_SECONDS": "0.2"}
+FAST = {"UNO_AWAY_GRACE_SECONDS": "0.05", "UNO_TOURNAMENT_SECONDS": "0.2",
+        "UNO_TABLE_PAUSE_SECONDS": "0.1"}
 
 
 @dataclass
