@@ -28,6 +28,7 @@ from .leases import Leases
 from .progress import OVER, PLAYING, Course, Participant, Table, TournamentError
 from .record import table_outcome
 from .service import NotOwner, TournamentService, UnknownTournament
+from .ticks import tick
 
 log = logging.getLogger("uno.tournaments")
 OPEN_AT_ONCE = 10  # tables opened side by side: a round of 50 is seated in a few crossings
@@ -81,16 +82,7 @@ class TournamentOwner:
             log.warning("tournament %s: lease lost; this worker stops running it", code)
 
     async def run(self) -> None:
-        while True:
-            try:
-                await self.step()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("tournaments: a step failed; trying again")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._settings.tournament_seconds)
-            self._wake.clear()
+        await tick(self.step, self._wake, self._settings.tournament_seconds, "tournaments: a step")
 
     async def close(self) -> None:
         for code in list(self._owned):

@@ -11,7 +11,6 @@ runs, to seat them as present (TR-ABSENT).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any, Protocol
 
@@ -21,6 +20,7 @@ from app.jsonwire import compact_json
 from .commands import Who
 from .progress import Course
 from .service import TournamentService, UnknownTournament
+from .ticks import tick
 from .view import changes, table_of, tournament_view
 
 log = logging.getLogger("uno.tournaments")
@@ -91,16 +91,8 @@ class TournamentWatch:
             self._sent.pop(code, None)
 
     async def run(self) -> None:
-        while True:
-            try:
-                await self.look()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("tournament sockets: a look failed; trying again")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._settings.tournament_seconds)
-            self._wake.clear()
+        await tick(self.look, self._wake, self._settings.tournament_seconds,
+                   "tournament sockets: a look")
 
     async def look(self) -> None:
         """Tell each tournament's sockets what changed; mark their participants present."""
