@@ -1,0 +1,95 @@
+// The tournament's party screen (#/tv/tournament/CODE), for a 1080p or 4K screen read from across
+// the room: round n of m and the phase, the standings, every table of the round live with its
+// leader and a link to watch it, the QR code and the code to join; the podium at the end.
+import { h, replaceChildren } from "./dom.js";
+import { t, onLangChange } from "./i18n.js";
+import { announce, quiet, regions } from "./announcer.js";
+import { TournamentFeed } from "./tournament-feed.js";
+import { roundText, standingsTable, tablesList, tournamentPodium } from "./tournament-parts.js";
+import { tournamentStatus, tournamentNews } from "./tournament-words.js";
+
+const STANDING_ROWS = 14; // as many as stay legible from the sofa; the rest are counted
+
+export function mountTournamentTv(root, code) {
+  const screen = new TournamentTv(root, code);
+  screen.start();
+  return () => screen.stop();
+}
+
+class TournamentTv {
+  constructor(root, code) {
+    this.root = root;
+    this.code = code;
+    this.status = "connecting";
+    this.detail = null;
+    this.view = null;
+    this.feed = new TournamentFeed(code, {
+      onChange: (view) => { this.view = view; this.render(); },
+      onEvent: (event, view) => announce(tournamentNews(event, view)),
+      onStatus: (status, detail) => { this.status = status; this.detail = detail; this.render(); },
+    });
+  }
+
+  start() {
+    regions();
+    this.head = h("header.ttv-head");
+    this.standings = h("section.ttv-standings.ttv-panel", { "aria-labelledby": "ttv-standings-title" });
+    this.middle = h("section.ttv-middle.ttv-panel");
+    this.side = h("aside.ttv-side.ttv-panel", { "aria-labelledby": "ttv-join-title" });
+    this.root.replaceChildren(h("section.tournament-tv", { "data-testid": "tournament-tv" },
+      this.head, h("div.ttv-layout", {}, this.standings, this.middle, this.side)));
+    this.renderSide();
+    this.langOff = onLangChange(() => { this.renderSide(); this.render(); });
+    this.feed.start();
+    this.render();
+  }
+
+  stop() {
+    this.langOff?.();
+    this.feed.stop();
+    quiet();
+  }
+
+  /** The code and the QR code change only with the language (the image is kept otherwise). */
+  renderSide() {
+    const link = `${location.origin}${location.pathname}#/t/${this.code}`;
+    this.count = h("p.ttv-count", { "data-testid": "ttv-count" });
+    replaceChildren(this.side,
+      h("h2#ttv-join-title", {}, t("tour.join_title")),
+      h("div.tv-code", {},
+        h("span.tv-code-label", {}, t("tour.code_label")),
+        h("span.tv-code-value", { "data-testid": "tv-code" }, this.code)),
+      h("figure.tv-qr", {},
+        h("img", { src: `/api/tournaments/${encodeURIComponent(this.code)}/qr.svg`, alt: t("tour.qr_alt", { code: this.code }), width: 300, height: 300 }),
+        h("figcaption", {}, t("tour.scan"))),
+      h("p.tv-link", {}, link),
+      this.count);
+  }
+
+  render() {
+    const v = this.view;
+    replaceChildren(this.head,
+      h("h1.ttv-title", {}, v ? v.name : this.code),
+      v ? h("p.ttv-round", { "data-testid": "ttv-round" }, roundText(v)) : null,
+      v ? h("p.ttv-phase", { "data-testid": "tour-phase" }, t(`tour.stage.${v.phase}`)) : null,
+      tournamentStatus(this.status, this.detail, this.code));
+    if (!v) return;
+    const active = (v.participants || []).filter((p) => !p.withdrawn).length;
+    this.count.textContent = t("tour.players_count", { n: active });
+    replaceChildren(this.standings,
+      h("h2#ttv-standings-title", {}, t("tour.standings")),
+      standingsTable(v, null, { limit: STANDING_ROWS, compact: true, id: "ttv-standings-title" }));
+    const podium = tournamentPodium(v);
+    this.middle.setAttribute("aria-labelledby", podium ? "podium-title" : "ttv-middle-title");
+    if (podium) {
+      replaceChildren(this.middle, podium);
+    } else if (v.tables?.length) {
+      replaceChildren(this.middle, h("h2#ttv-middle-title", {}, t("tour.tables", { n: v.round })), tablesList(v));
+    } else {
+      const waiting = (v.participants || []).filter((p) => !p.withdrawn);
+      replaceChildren(this.middle,
+        h("h2#ttv-middle-title", {}, t("tour.participants", { n: waiting.length })),
+        waiting.length ? h("ul.ttv-people", {}, waiting.map((p) => h("li", {}, p.name))) : h("p.muted", {}, t("tour.waiting_players")));
+    }
+  }
+}

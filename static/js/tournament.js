@@ -1,0 +1,172 @@
+// A tournament's own page (#/t/CODE), made for a phone: join with a name; your table of this
+// round with a Play link to its room, your place, the standings, withdraw; the podium at the
+// end; as the host, Start, Next round and removing people. A link opens the party screen.
+import { h, replaceChildren } from "./dom.js";
+import { t, onLangChange } from "./i18n.js";
+import { api, profile, seats, tournamentEntries, ApiError } from "./api.js";
+import { errorText } from "./errors.js";
+import { announce, quiet, regions } from "./announcer.js";
+import { TournamentFeed } from "./tournament-feed.js";
+import { nameOf, phaseText, points, roundText, standingsTable, tablesList, tournamentPodium } from "./tournament-parts.js";
+import { tournamentStatus, tournamentNews } from "./tournament-words.js";
+
+export function mountTournament(root, code) {
+  const page = new TournamentPage(root, code);
+  page.start();
+  return () => page.stop();
+}
+
+class TournamentPage {
+  constructor(root, code) {
+    this.root = root;
+    this.code = code;
+    this.status = "connecting";
+    this.detail = null;
+    this.message = "";
+    this.view = null;
+    this.joinName = profile.get().name || "";
+    this.feed = new TournamentFeed(code, {
+      onChange: (view) => this.changed(view),
+      onEvent: (event, view) => announce(tournamentNews(event, view)),
+      onStatus: (status, detail) => { this.status = status; this.detail = detail; this.render(); },
+      onError: (frame) => this.problem(errorText(frame.code, frame.message)),
+    });
+  }
+
+  start() {
+    regions();
+    this.langOff = onLangChange(() => this.render());
+    this.feed.start();
+    this.render();
+  }
+
+  stop() {
+    this.langOff?.();
+    this.feed.stop();
+    quiet();
+  }
+
+  changed(view) {
+    this.view = view;
+    // Your table's seat token is kept where the room page looks for it, so Play opens your seat.
+    const table = view.you?.table;
+    if (table?.room && table.token && seats.get(table.room)?.token !== table.token) {
+      seats.save(table.room, { token: table.token, seat: null });
+    }
+    this.render();
+  }
+
+  problem(text) {
+    this.message = text;
+    this.render();
+  }
+
+  command(type, extra = {}) {
+    this.message = "";
+    if (!this.feed.send({ type, ...extra })) this.problem(t("error.network"));
+  }
+
+  async join(name) {
+    if (!name) {
+      this.problem(t("profile.name_needed"));
+      return;
+    }
+    this.message = "";
+    try {
+      const body = { name };
+      const key = profile.get().key;
+      if (key) body.player_key = key;
+      const joined = await api.joinTournament(this.code, body);
+      profile.save({ ...profile.get(), name });
+      tournamentEntries.save(this.code, { token: joined.token, participant: joined.participant });
+      announce(t("tour.joined_as", { name }));
+      this.feed.start();
+    } catch (error) {
+      this.problem(error instanceof ApiError ? (error.status === 404 ? t("tour.not_found") : errorText(error.code, error.message)) : t("error.unknown"));
+    }
+  }
+
+  render() {
+    const v = this.view;
+    const head = h("header.tour-head", {},
+      h("h1", {}, v ? v.name : t("tour.code_title", { code: this.code })),
+      h("p.tour-meta", {},
+        h("span.tour-code", {}, t("tour.code", { code: this.code })),
+        v ? [" · ", t(`tour.format_short.${v.format}`), " · ", roundText(v)] : null),
+      v ? h("p.tour-phase", { "data-testid": "tour-phase" }, phaseText(v)) : null,
+      tournamentStatus(this.status, this.detail, this.code));
+    const error = h("p.form-error", { role: "alert" }, this.message);
+    if (!v) {
+      replaceChildren(this.root, h("div.page.tour-page", {}, head, error));
+      return;
+    }
+    const me = v.you?.participant ?? null;
+    replaceChildren(this.root, h("div.page.tour-page", {},
+      head, error,
+      tournamentPodium(v, "card-panel"),
+      me === null ? this.joinPanel(v) : this.mePanel(v, me),
+      v.you?.host ? this.hostPanel(v) : v.phase === "lobby" ? this.peoplePanel(v) : null,
+      h("section.card-panel", { "aria-labelledby": "standings-title" },
+        h("h2#standings-title", {}, t("tour.standings")), standingsTable(v, me)),
+      v.tables?.length ? h("section.card-panel", { "aria-labelledby": "tables-title" },
+        h("h2#tables-title", {}, t("tour.tables", { n: v.round })), tablesList(v, me)) : null,
+      h("p.tour-links", {},
+        h("a.button.secondary", { href: `#/tv/tournament/${this.code}` }, t("tour.party_screen")))));
+  }
+
+  joinPanel(v) {
+    if (v.phase === "over") return null;
+    const input = h("input#tour-join-name", { type: "text", maxlength: 32, required: true, autocomplete: "nickname",
+      value: this.joinName, key: "join-name", oninput: (e) => (this.joinName = e.target.value) });
+    return h("form.card-panel.tour-join", { "aria-labelledby": "join-title", onsubmit: (e) => { e.preventDefault(); this.join(input.value.trim()); } },
+      h("h2#join-title", {}, t("tour.join_title")),
+      v.you?.host ? h("p.hint", {}, t("tour.host_note")) : null,
+      h("div.field", {}, h("label", { for: "tour-join-name" }, t("profile.name")), input),
+      h("button.primary", { type: "submit", key: "tour-join" }, t("tour.join")));
+  }
+
+  mePanel(v, me) {
+    const mine = (v.participants || []).find((p) => p.participant === me);
+    const place = (v.standings || []).find((s) => s.participant === me);
+    const table = (v.tables || []).find((tb) => (tb.participants || []).includes(me));
+    const room = v.you?.table?.room ?? table?.room ?? null;
+    const number = table?.number ?? (v.tables || []).find((tb) => tb.room === room)?.number ?? "";
+    let tableLine;
+    if (mine?.withdrawn) tableLine = h("p", {}, t("tour.you_withdrew"));
+    else if (v.phase === "lobby") tableLine = h("p", {}, t("tour.joined"));
+    else if (v.phase === "over") tableLine = null;
+    else if (room && table?.phase !== "over" && v.phase === "playing") {
+      tableLine = [h("p", {}, t("tour.your_table_is", { n: number })),
+        h("a.button.primary.big.play-table", { href: `#/room/${room}`, "data-testid": "play-table" }, t("tour.play", { n: number }))];
+    } else tableLine = h("p", {}, t(v.phase === "between" || table?.phase === "over" ? "tour.wait_next" : "tour.no_table"));
+    return h("section.card-panel.tour-me", { "aria-labelledby": "me-title", "data-testid": "tour-me" },
+      h("h2#me-title", {}, t("tour.you_title", { name: nameOf(v, me) })),
+      place && v.phase !== "lobby" ? h("p.tour-place", { "data-testid": "your-place" },
+        t("tour.your_place", { place: place.place, points: points(place.points) })) : null,
+      tableLine,
+      mine && !mine.withdrawn && v.phase !== "over" ? h("button.link.danger-link", { type: "button", key: "withdraw",
+        onclick: () => { if (window.confirm(t("tour.withdraw_confirm"))) this.command("withdraw"); } }, t("tour.withdraw")) : null);
+  }
+
+  peoplePanel(v) {
+    const active = (v.participants || []).filter((p) => !p.withdrawn);
+    return h("section.card-panel", { "aria-labelledby": "people-title" },
+      h("h2#people-title", {}, t("tour.participants", { n: active.length })),
+      active.length ? h("ul.tour-table-people", { "data-testid": "tour-people" }, active.map((p) => h("li", {}, p.name)))
+        : h("p.muted", {}, t("tour.waiting_players")));
+  }
+
+  hostPanel(v) {
+    const active = (v.participants || []).filter((p) => !p.withdrawn);
+    return h("section.card-panel.tour-host", { "aria-labelledby": "host-title", "data-testid": "tour-host" },
+      h("h2#host-title", {}, t("tour.host_title")),
+      h("p.hint", {}, t("tour.players_count", { n: active.length })),
+      v.phase === "lobby" ? h("button.primary.big", { type: "button", key: "tour-start", onclick: () => this.command("start") }, t("tour.start")) : null,
+      v.phase === "between" ? h("button.primary.big", { type: "button", key: "tour-next", onclick: () => this.command("next_round") }, t("tour.next_round")) : null,
+      active.length && v.phase !== "over" ? h("ul.people-list.tour-people", {}, active.map((p) => h("li.person", {},
+        h("span.person-name", {}, p.name),
+        h("button.link", { type: "button", key: `remove-${p.participant}`, onclick: () => {
+          if (window.confirm(t("tour.remove_confirm", { name: p.name }))) this.command("remove", { participant: p.participant });
+        } }, t("tour.remove", { name: p.name }))))) : null);
+  }
+}
