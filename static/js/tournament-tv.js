@@ -34,7 +34,7 @@ class TournamentTv {
     regions();
     this.head = h("header.ttv-head");
     this.standings = h("section.ttv-standings.ttv-panel", { "aria-labelledby": "ttv-standings-title" });
-    this.middle = h("section.ttv-middle.ttv-panel");
+    this.middle = h("div.ttv-middle.ttv-panel"); // the round's tables, or the podium (a section of its own)
     this.side = h("aside.ttv-side.ttv-panel", { "aria-labelledby": "ttv-join-title" });
     this.root.replaceChildren(h("section.tournament-tv", { "data-testid": "tournament-tv" },
       this.head, h("div.ttv-layout", {}, this.standings, this.middle, this.side)));
@@ -80,7 +80,6 @@ class TournamentTv {
       h("h2#ttv-standings-title", {}, t("tour.standings")),
       standingsTable(v, null, { limit: STANDING_ROWS, compact: true, id: "ttv-standings-title" }));
     const podium = tournamentPodium(v);
-    this.middle.setAttribute("aria-labelledby", podium ? "podium-title" : "ttv-middle-title");
     if (podium) {
       replaceChildren(this.middle, podium);
     } else if (v.tables?.length) {
