@@ -36,6 +36,7 @@ class Err(StrEnum):
     BAD_DEAL = "bad_deal"
     NOT_ENOUGH_PLAYERS = "not_enough_players"
     ROOM_FULL = "room_full"
+    TOURNAMENT_FULL = "tournament_full"
     ROOM_CROWDED = "room_crowded"
     BANNED = "banned"
     STORE_UNAVAILABLE = "store_unavailable"
@@ -84,6 +85,7 @@ ERRORS: dict[Err, str] = {
     Err.BAD_DEAL: "a rigged deal the deck cannot deal or that does not fit the seats",
     Err.NOT_ENOUGH_PLAYERS: "`start` with fewer than 2 seats",
     Err.ROOM_FULL: "no free seat (join, add_bot)",
+    Err.TOURNAMENT_FULL: "the tournament has as many participants as it takes",
     Err.ROOM_CROWDED: "the room keeps as many named spectators as it takes, every one of them "
                       "watching or queued (watch, HTTP 409); as many bans as it keeps (ban)",
     Err.STORE_UNAVAILABLE: "the database cannot take this now (it restarts, fails over): nothing "

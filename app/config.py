@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     # Rooms
     max_rooms: int = 5000
     idle_seconds: float = 600.0  # a room nobody is connected to is unloaded after this
+    # Tournaments: how often a tournament's owner looks at its tables, and a worker with its
+    # sockets at its record; at most this many participants in one.
+    tournament_seconds: float = 1.0
+    tournament_people: int = 400
     host_grace_seconds: float = 10.0  # a disconnected host keeps the role this long
     # O-IDLE: a player gone this long when the turn comes to them is played by a bot (a reload
     # or a network blip is not gone).

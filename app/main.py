@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from app import gc_schedule
-from app.api import errors, health, history, quick, rooms, ws
+from app.api import errors, health, history, quick, rooms, tournaments, ws
 from app.api.body_limit import BodyLimit
 from app.api.deps import build_services
 from app.bus import Bus, InProcessBus
@@ -41,6 +41,7 @@ class Storage:
     history: Any = None
     engine: Any = None
     outage: Any = None  # OutageWatch: tells the registry when the database is back
+    tournaments: Any = None  # TournamentStore (SQL only)
 
 
 async def open_storage(settings: Settings) -> Storage:
@@ -52,6 +53,7 @@ async def open_storage(settings: Settings) -> Storage:
     from app.store.history import HistoryStore  # noqa: PLC0415
     from app.store.outage import OutageWatch  # noqa: PLC0415
     from app.store.sql import SqlRoomStore  # noqa: PLC0415
+    from app.store.tournaments import TournamentStore  # noqa: PLC0415
 
     await migrate(settings.database_url)
     engine = create_engine(settings.database_url)
@@ -59,7 +61,49 @@ async def open_storage(settings: Settings) -> Storage:
     history = HistoryStore(engine, sql.in_writer)  # on SQLite: the room log's writer thread
     # A database that goes away (a restart, a failover) is waited for, not fallen over.
     rooms = OutageWatch(sql, probe=lambda: ping(engine))
-    return Storage(rooms, HistoryRecorder(history), history, engine, rooms)
+    return Storage(rooms, HistoryRecorder(history), history, engine, rooms,
+                   TournamentStore(engine, sql.in_writer))
+
+
+@dataclass(slots=True)
+class TournamentRunners:
+    """The tasks of tournaments on this worker: the owner's rounds, the sockets' looks."""
+
+    owner: Any = None
+    watch: Any = None
+
+    def start(self) -> list[asyncio.Task[None]]:
+        if self.owner is None:
+            return []
+        return [asyncio.create_task(self.owner.run(), name="tournament owner"),
+                asyncio.create_task(self.watch.run(), name="tournament sockets")]
+
+    async def close(self) -> None:
+        if self.owner is not None:
+            await self.owner.close()  # its leases go now, not after their TTL
+
+
+def open_tournaments(services: Any, storage: Storage, cluster: Any) -> TournamentRunners:
+    """Tournaments, where a database keeps them: one owner per tournament among the workers
+    (the rooms' leases), a watch of this worker's tournament sockets."""
+    if storage.tournaments is None:
+        return TournamentRunners()
+    from app.tournaments.leases import Leases, SoloLeases  # noqa: PLC0415
+    from app.tournaments.owner import TournamentOwner  # noqa: PLC0415
+    from app.tournaments.service import TournamentService  # noqa: PLC0415
+    from app.tournaments.watch import TournamentWatch  # noqa: PLC0415
+
+    leases: Leases = SoloLeases()
+    if cluster is not None:
+        from app.cluster.leases import TournamentLeases  # noqa: PLC0415
+
+        leases = TournamentLeases(cluster.ownership)
+    settings = services.settings
+    service = TournamentService(storage.tournaments, settings)
+    watch = TournamentWatch(service, settings)
+    owner = TournamentOwner(service, services.registry, leases, settings, watch.connected)
+    services.tournaments, services.tournament_watch = service, watch
+    return TournamentRunners(owner, watch)
 
 
 class UnoApp(FastAPI):
@@ -107,7 +151,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 hub.close_all(Close.RELOAD, "the server is restarting: reconnect")
 
         forget_drain = DRAIN.on_drain(drain)
-        application.state.services = build_services(settings, store, bus, registry, hub)
+        services = build_services(settings, store, bus, registry, hub)
+        application.state.services = services
+        runners = open_tournaments(services, storage, cluster)
         recovered = await registry.recover()
         log.info("serving; %d rooms recovered from the store", recovered)
         gc_schedule.settle()
@@ -115,6 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         background = [
             asyncio.create_task(watch_loop_lag(), name="event-loop lag probe"),
             asyncio.create_task(gc_schedule.collect_on_schedule(), name="garbage collections"),
+            *runners.start(),
         ]
         try:
             yield
@@ -124,6 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 task.cancel()
             # Awaited, so their own clean-up runs now (the collector counts allocations again).
             await asyncio.gather(*background, return_exceptions=True)
+            await runners.close()
             if cluster is not None:
                 await cluster.close(registry)
             else:
@@ -148,6 +196,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     application.include_router(rooms.router)
     application.include_router(quick.router)
     application.include_router(history.router)
+    application.include_router(tournaments.router)
+    application.include_router(tournaments.socket_router)
     static = Path(settings.static_dir)
     if static.is_dir():  # after the API routes: "/" serves the browser client
         application.mount("/", StaticFiles(directory=static, html=True), name="static")

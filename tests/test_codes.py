@@ -17,7 +17,7 @@ def sent_codes() -> set[str]:
     """Every error code literal the server's sources raise or answer with."""
     found: set[str] = set()
     raising = re.compile(
-        r'(?:RoomError|RuleError|ApiError|EngineError|error_response|_error)\((?:[^()"]|\n)*?'
+        r'(?:RoomError|RuleError|ApiError|EngineError|TournamentError|error_response|_error)\((?:[^()"]|\n)*?'
         r'(?<!\[)"([a-z_]+)"(?!\])')  # a literal, not a key read from a dict
     constant = re.compile(r'^\s*(?:[A-Z_]+: Final|code) = "([a-z_]+)"', re.MULTILINE)
     for path in (ROOT / "app").rglob("*.py"):

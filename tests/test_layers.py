@@ -17,13 +17,13 @@ MAY_IMPORT: dict[str, set[str]] = {
     "bus": set(),
     "wire": {"engine"},
     "store": {"engine", "jsonwire"},
-    "tournaments": set(),
+    "tournaments": {"engine", "store", "bus", "rooms", "codes", "config", "jsonwire"},
     "rooms": {"engine", "store", "bus", "wire", "build", "codes", "config", "jsonwire",
               "mailbox"},
     "cluster": {"engine", "store", "bus", "rooms", "wire", "codes", "config", "jsonwire",
                 "mailbox", "draining"},
     "api": {"engine", "store", "bus", "rooms", "wire", "build", "codes", "config", "jsonwire",
-            "mailbox", "draining"},
+            "mailbox", "draining", "tournaments"},
 }
 # What of a room the API may use: the one room interface and what goes in and out of it.
 ROOM_SURFACE = {"app.rooms", "app.rooms.commands", "app.rooms.command_models",

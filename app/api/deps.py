@@ -12,6 +12,8 @@ from app.bus import Bus
 from app.config import Settings
 from app.rooms import Hub, RoomRegistry
 from app.store.base import RoomStore
+from app.tournaments.service import TournamentService
+from app.tournaments.watch import TournamentWatch
 
 from .clients import Network, client_address, trusted_networks
 from .limits import KeyedRateLimiter, SocketLimits
@@ -52,6 +54,8 @@ class Services:
     hub: Hub
     limits: ClientLimits
     trusted: tuple[Network, ...] = field(default=())
+    tournaments: TournamentService | None = None  # None: no database to keep them in
+    tournament_watch: TournamentWatch | None = None
 
     def client(self, connection: HTTPConnection) -> str:
         """The address the limits count this request or socket under."""

@@ -107,6 +107,8 @@ class RoomSummary(BaseModel):
     approval: bool = Field(False, description="O-APPROVAL: joining waits for the host")
     tournament: dict[str, Any] | None = Field(None, description="a tournament's table")
     league: str | None = Field(None, description="the league its matches count in")
+    result: dict[str, Any] | None = Field(
+        None, description="once the match is over: its places, scores and winners")
 
 
 class ErrorDetail(BaseModel):

@@ -186,3 +186,23 @@ class Ownership:
                 self._released(code)
                 lost.append(code)
         return lost
+
+
+class TournamentLeases:
+    """Tournaments' leases (app/tournaments/leases.py ``Leases``) held with the rooms': renewed
+    with them, lost with them when this worker freezes or its Redis goes away."""
+
+    def __init__(self, ownership: Ownership) -> None:
+        self._ownership = ownership
+
+    async def claim(self, code: str) -> int | None:
+        try:
+            return await self._ownership.claim(code)
+        except RoomElsewhere:
+            return None
+
+    async def release(self, code: str) -> None:
+        await self._ownership.release(code)
+
+    def on_lost(self, hook: Callable[[str], None]) -> None:
+        self._ownership.on_release.append(hook)

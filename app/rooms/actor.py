@@ -28,7 +28,7 @@ from .commands import Back, ClientCommand
 from .controls import Control, Revoke
 from .door import Door
 from .errors import RATE_LIMITED, WRONG_PHASE, RoomError, too_late_or
-from .host import StartPlan, start_match
+from .host import StartPlan, plan_match, start_match
 from .hub import person_of
 from .journal import Journal
 from .messages import (
@@ -43,6 +43,7 @@ from .messages import (
     Message,
     RequestCheck,
     SeatCommand,
+    StartTable,
     StoreBack,
     Sync,
     Watch,
@@ -114,6 +115,8 @@ class RoomActor:
                 return await self._away_if_gone()
             case IdleCheck():
                 return await self._idle_check()
+            case StartTable():
+                return await self._start_table()
             case CountSpectators():
                 return await self.door.announce_spectators()
             case RequestCheck(request):
@@ -292,10 +295,22 @@ class RoomActor:
             game = self.state.game
             self._refused_deadline = game.deadline_ms if game else None
 
+    async def _start_table(self) -> None:
+        """TR-TABLES: a tournament's table needs no host to begin; once only."""
+        state = self.state
+        if state.meta.tournament is None or state.meta.matches_started or not state.between_matches:
+            return
+        ctx = self._context()
+        await self._start_match(StartPlan(plan_match(state, ctx.fresh_seed(), ctx.now_ms), 0))
+
     async def _idle_check(self) -> None:
-        """Unload a room nobody has watched for ``idle_seconds``; a finished one is closed."""
+        """Unload a room nobody has watched for ``idle_seconds``; a finished one is closed. A
+        tournament's table plays on with nobody watching (its away seats' bots finish it)."""
         presence = self.presence
         if presence.viewers > 0 or presence.idle_for() < self._settings.idle_seconds - 0.05:
+            return
+        if self.state.meta.tournament is not None and not self.state.between_matches:
+            self._post_later(self._settings.idle_seconds, IdleCheck())
             return
         try:
             if self.state.between_matches:

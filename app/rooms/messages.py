@@ -137,12 +137,18 @@ class IdleCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class StartTable:
+    """A tournament's table opened (or reloaded before its match began): deal its match."""
+
+
+@dataclass(frozen=True, slots=True)
 class CountSpectators:
     """Time to tell everyone how many watch (if that changed)."""
 
 
 Message = (Connect | Sync | Disconnect | SeatCommand | Join | Watch | BotTurn | HostCheck
-           | IdleCheck | CountSpectators | RequestCheck | AwayCheck | StoreBack | Drained)
+           | IdleCheck | StartTable | CountSpectators | RequestCheck | AwayCheck | StoreBack
+           | Drained)
 
 
 @dataclass(slots=True)

@@ -41,6 +41,7 @@ from .messages import (
     JoinRequest,
     Message,
     SeatCommand,
+    StartTable,
     StoreBack,
     Sync,
     Watch,
@@ -147,6 +148,9 @@ class Room:
         self._task = asyncio.create_task(self._run(), name=f"room {self.code}")
         self._actor.schedule_bots()
         self._later(self._idle_seconds, IdleCheck())
+        meta = self._actor.state.meta
+        if meta.tournament is not None and not meta.matches_started:
+            self._post(StartTable())
 
     async def drain(self) -> None:
         """Take nothing more in (a message from now on: RoomUnavailable, "moving"), finish

@@ -12,6 +12,7 @@ from typing import Any
 
 from app.build import build_id
 from app.engine import Game
+from app.engine.standings import match_result
 from app.engine.view import lobby_view
 
 from .meta import LOBBY, RoomMeta
@@ -107,4 +108,7 @@ def summary(meta: RoomMeta, game: Game | None, spectators: int) -> dict[str, Any
         "approval": meta.approval,
         "tournament": meta.tournament,
         "league": meta.league,
+        # Once the match is over, its result (places, scores): a tournament reads its tables'.
+        "result": match_result(game.state) if game is not None and phase == "match_over"
+        else None,
     }

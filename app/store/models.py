@@ -17,7 +17,9 @@ these tables; a test compares the two.
     league_results one line per profile per finished league match, the source of standings
     tournaments    one row per tournament (TR-*): its settings, the course (participants,
                    rounds, tables and results) as one JSON record its owner rewrites, a fencing
-                   ``generation`` like a room's, an optional league
+                   ``generation`` like a room's, a ``revision`` every write checks
+                   (compare-and-set), an optional league
+    tournament_presence  when each participant's socket was last seen, by any worker
 """
 
 from __future__ import annotations
@@ -147,6 +149,15 @@ class Tournament(Base):
     created_at: Mapped[datetime] = _now_column()
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     generation: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+    revision: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+
+
+class TournamentPresence(Base):
+    __tablename__ = "tournament_presence"
+
+    tournament: Mapped[str] = mapped_column(String(16), primary_key=True)
+    participant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class RoomSnapshot(Base):

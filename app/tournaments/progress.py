@@ -47,6 +47,8 @@ class Participant:
     name: str
     withdrawn: bool = False
     absent_streak: int = 0
+    token_hash: str = ""  # their token is also their seat's at each of their tables
+    player_id: int | None = None  # a guest profile: their matches go to its history
 
 
 @dataclass(slots=True)
@@ -68,14 +70,16 @@ class Course:
     participants: list[Participant] = field(default_factory=list)
     rounds: list[list[Table]] = field(default_factory=list)
     final: bool = False  # knockout: the round being played is the final table
+    started_ms: list[int] = field(default_factory=list)  # when each round was seated
 
     # -- joining and leaving (TR-JOIN) ---------------------------------------------------
-    def join(self, participant: str, name: str) -> Participant:
+    def join(self, participant: str, name: str, token_hash: str = "",
+             player_id: int | None = None) -> Participant:
         if self.phase == OVER or len(self.rounds) > self.settings.join_until:
             raise TournamentError("too_late", "this tournament takes no more players")
         if self.settings.format == "knockout" and self.rounds:
             raise TournamentError("too_late", "a knockout takes no one after its first round")
-        person = Participant(participant, name)
+        person = Participant(participant, name, token_hash=token_hash, player_id=player_id)
         self.participants.append(person)
         return person
 
@@ -86,7 +90,7 @@ class Course:
         for person in self.participants:
             if person.id == participant:
                 return person
-        raise TournamentError("unknown_participant", f"no participant {participant!r}")
+        raise TournamentError("not_found", f"no participant {participant!r}")
 
     # -- rounds --------------------------------------------------------------------------
     def active(self) -> list[str]:
@@ -101,13 +105,13 @@ class Course:
     def joined(self) -> list[str]:
         return [p.id for p in self.participants]
 
-    def start_round(self) -> list[Table]:
+    def start_round(self, now_ms: int = 0) -> list[Table]:
         """Seat the next round (Swiss by standings, knockout in a snake), bots topping tables."""
         if self.phase not in (LOBBY, BETWEEN):
             raise TournamentError("wrong_phase", f"a round cannot start while {self.phase}")
         people = self.active()
         if len(people) < 2:
-            raise TournamentError("too_few", "a round needs at least two players")
+            raise TournamentError("not_enough_players", "a round needs at least two players")
         ranked = self.ranked(people)
         size = self.settings.table_size
         if self.settings.format == "knockout":
@@ -124,6 +128,7 @@ class Course:
             bots = plans[number - 1].bots if plans else max(0, MIN_AT_TABLE - len(seated))
             tables.append(Table(number, [*seated, *([None] * bots)]))
         self.rounds.append(tables)
+        self.started_ms.append(now_ms)
         self.phase = PLAYING
         return tables
 

@@ -21,6 +21,7 @@ def course_to_json(course: Course) -> dict[str, Any]:
         "seed": course.seed,
         "phase": course.phase,
         "final": course.final,
+        "started_ms": course.started_ms,
         "participants": [asdict(p) for p in course.participants],
         "rounds": [[_table_to_json(t) for t in r] for r in course.rounds],
     }
@@ -39,7 +40,8 @@ def course_from_json(data: Mapping[str, Any]) -> Course:
     for round_no, tables in enumerate(data["rounds"], start=1):
         rounds.append([_table_from_json(round_no, t) for t in tables])
     return Course(Settings(**data["settings"]), str(data["seed"]), str(data["phase"]),
-                  [Participant(**p) for p in data["participants"]], rounds, bool(data["final"]))
+                  [Participant(**p) for p in data["participants"]], rounds, bool(data["final"]),
+                  [int(ms) for ms in data.get("started_ms", [])])
 
 
 def _table_from_json(round_no: int, data: Mapping[str, Any]) -> Table:

@@ -18,7 +18,7 @@ from app.store.models import Base
 from tests.services import drop_postgres_database, fresh_postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
-HEAD = "0003"
+HEAD = "0004"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -110,7 +110,7 @@ async def test_0003_adds_tournaments_and_goes_back_keeping_the_leagues(empty_url
                 "INSERT INTO leagues (id, name, scoring, target, created_at)"
                 " VALUES (1, 'Office', 'winner_takes', 500, CURRENT_TIMESTAMP)"))
         assert "tournaments" not in (await tables_and_version(empty_url))[0]
-        await migrate(empty_url)
+        await migrate(empty_url, "0003")
         async with engine.begin() as conn:
             await conn.execute(text(
                 "INSERT INTO tournaments (code, name, league_id, host_token_hash, rules, record,"
@@ -122,6 +122,28 @@ async def test_0003_adds_tournaments_and_goes_back_keeping_the_leagues(empty_url
         assert "tournaments" not in tables and version == ["0002"]
         async with engine.connect() as conn:
             assert (await conn.execute(text("SELECT count(*) FROM leagues"))).scalar() == 1
+    finally:
+        await dispose_engine(engine)
+
+
+async def test_0004_adds_revisions_and_presence_keeping_every_tournament(empty_url: str
+                                                                          ) -> None:
+    await migrate(empty_url, "0003")
+    engine = create_engine(empty_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(
+                "INSERT INTO tournaments (code, name, host_token_hash, rules, record,"
+                " created_at) VALUES ('QWERT', 'Party', 'h', '{}', '{}', CURRENT_TIMESTAMP)"))
+        await migrate(empty_url)
+        async with engine.connect() as conn:
+            row = (await conn.execute(text("SELECT code, revision FROM tournaments"))).one()
+            assert tuple(row) == ("QWERT", 0)
+        await downgrade(empty_url, "0003")
+        tables, version = await tables_and_version(empty_url)
+        assert "tournament_presence" not in tables and version == ["0003"]
+        async with engine.connect() as conn:
+            assert (await conn.execute(text("SELECT count(*) FROM tournaments"))).scalar() == 1
     finally:
         await dispose_engine(engine)
 

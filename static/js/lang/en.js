@@ -214,6 +214,7 @@ export const en = {
   "error.not_found": "Not found.",
   "error.room_not_found": "There is no room with that code.",
   "error.room_full": "This room is full.",
+  "error.tournament_full": "This tournament is full.",
   "error.room_crowded": "This room has as many spectators as it can take.",
   "error.banned": "The host banned you from this room.",
   "error.store_unavailable": "The server's storage is back in a moment: nothing was done, try again.",

@@ -215,6 +215,7 @@ export const ko = {
   "error.not_found": "찾을 수 없습니다.",
   "error.room_not_found": "그 코드의 방이 없습니다.",
   "error.room_full": "방이 꽉 찼습니다.",
+  "error.tournament_full": "이 토너먼트는 정원이 찼습니다.",
   "error.room_crowded": "이 방은 관전자를 더 받을 수 없습니다.",
   "error.banned": "방장이 이 방에서 당신을 차단했습니다.",
   "error.store_unavailable": "서버 저장소가 잠시 후 돌아옵니다. 아무것도 바뀌지 않았으니 다시 시도하세요.",

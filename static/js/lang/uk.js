@@ -217,6 +217,7 @@ export const uk = {
   "error.not_found": "Не знайдено.",
   "error.room_not_found": "Кімнати з таким кодом немає.",
   "error.room_full": "Кімната заповнена.",
+  "error.tournament_full": "Турнір заповнений.",
   "error.room_crowded": "У кімнаті вже стільки глядачів, скільки вона вміщує.",
   "error.banned": "Ведучий заблокував вас у цій кімнаті.",
   "error.store_unavailable": "Сховище сервера ось-ось повернеться: нічого не сталося, спробуйте ще раз.",
