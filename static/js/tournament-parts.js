@@ -55,12 +55,35 @@ export function standingsTable(view, me, { limit = Infinity, compact = false, id
     rows.length > shown.length ? h("p.muted.more-rows", {}, t("tour.more", { n: rows.length - shown.length })) : null);
 }
 
+/** Who won a finished table: the best of its points (seats are its people, then its bots). */
+function winners(view, table) {
+  const scores = table.points;
+  if (!Array.isArray(scores) || !scores.length) return table.leader ? [nameOf(view, table.leader)] : [];
+  const best = Math.max(...scores);
+  const people = table.participants || [];
+  return scores.map((score, i) => (score === best ? (i < people.length ? nameOf(view, people[i]) : t("tour.a_bot")) : null))
+    .filter(Boolean);
+}
+
+/** Who leads a table now: from the server (`leader`), or from `live` seats (the party screen's). */
+function leaderLine(view, table, live) {
+  if (table.phase === "over") {
+    const names = winners(view, table);
+    return names.length ? t("tour.winner", { name: names.join(", ") }) : null;
+  }
+  if (live?.length) {
+    const cards = (n) => (n === 1 ? t("seat.card") : t("seat.cards", { n }));
+    return [t("tour.leader", { name: live[0].name }),
+      h("span.tour-live", {}, live.map((seat) => `${seat.name}: ${cards(seat.cards)}`).join(" · "))];
+  }
+  return table.leader ? t("tour.leader", { name: nameOf(view, table.leader) }) : null;
+}
+
 /** One table of the current round: its number, phase, players, leader, and a link to watch. */
-export function tableCard(view, table, me = null) {
+export function tableCard(view, table, me = null, live = null) {
   const who = (table.participants || []).map((id) => h("li", { class: id === me ? "me" : "" }, nameOf(view, id),
     id === me ? h("span.badge.you", {}, t("tour.you")) : null));
-  const leader = table.leader === null || table.leader === undefined ? null
-    : t(table.phase === "over" ? "tour.winner" : "tour.leader", { name: nameOf(view, table.leader) });
+  const leader = leaderLine(view, table, live);
   return h(`li.tour-table.phase-${table.phase}`, { "data-table": table.number, "data-room": table.room },
     h("div.tour-table-head", {},
       h("h3", {}, t("tour.table", { n: table.number })),
@@ -68,16 +91,17 @@ export function tableCard(view, table, me = null) {
         t(`tour.table_phase.${table.phase}`))),
     h("ul.tour-table-people", {}, who, table.bots ? h("li.muted", {}, t("tour.bots", { n: table.bots })) : null),
     leader ? h("p.tour-leader", { "data-testid": "leader" }, leader) : null,
-    h("a.button.secondary.watch-table", { href: `#/watch/${table.room}` }, t("tour.watch", { n: table.number })));
+    table.room ? h("a.button.secondary.watch-table", { href: `#/watch/${table.room}` }, t("tour.watch", { n: table.number })) : null);
 }
 
 // A shape beside each table's phase word, for a glance from across the room (not a colour).
 const PHASE_MARK = { seating: "○", playing: "▶", over: "✓" };
 
-export function tablesList(view, me = null) {
+/** The round's tables; `live(room)` gives a playing table's seats now (the party screen). */
+export function tablesList(view, me = null, live = () => null) {
   const tables = view.tables || [];
   if (!tables.length) return null;
-  return h("ul.tour-tables", { "data-testid": "tables" }, tables.map((table) => tableCard(view, table, me)));
+  return h("ul.tour-tables", { "data-testid": "tables" }, tables.map((table) => tableCard(view, table, me, live(table.room))));
 }
 
 /** The podium: first, second and third with their place numbers and names, the rest below. */

@@ -7,6 +7,7 @@ import { announce, quiet, regions } from "./announcer.js";
 import { TournamentFeed } from "./tournament-feed.js";
 import { roundText, standingsTable, tablesList, tournamentPodium } from "./tournament-parts.js";
 import { tournamentStatus, tournamentNews } from "./tournament-words.js";
+import { LiveTables } from "./tournament-live.js";
 
 const STANDING_ROWS = 14; // as many as stay legible from the sofa; the rest are counted
 
@@ -23,6 +24,7 @@ class TournamentTv {
     this.status = "connecting";
     this.detail = null;
     this.view = null;
+    this.live = new LiveTables(() => this.renderSoon());
     this.feed = new TournamentFeed(code, {
       onChange: (view) => { this.view = view; this.render(); },
       onEvent: (event, view) => announce(tournamentNews(event, view)),
@@ -46,6 +48,8 @@ class TournamentTv {
 
   stop() {
     this.langOff?.();
+    clearTimeout(this.soon);
+    this.live.stop();
     this.feed.stop();
     quiet();
   }
@@ -66,6 +70,12 @@ class TournamentTv {
       this.count);
   }
 
+  /** Bots play fast: the live tables redraw the screen a few times a second at most. */
+  renderSoon() {
+    if (this.soon) return;
+    this.soon = setTimeout(() => { this.soon = null; this.render(); }, 300);
+  }
+
   render() {
     const v = this.view;
     replaceChildren(this.head,
@@ -74,6 +84,7 @@ class TournamentTv {
       v ? h("p.ttv-phase", { "data-testid": "tour-phase" }, t(`tour.stage.${v.phase}`)) : null,
       tournamentStatus(this.status, this.detail, this.code));
     if (!v) return;
+    this.live.follow((v.tables || []).filter((table) => table.phase === "playing").map((table) => table.room));
     const active = (v.participants || []).filter((p) => !p.withdrawn).length;
     this.count.textContent = t("tour.players_count", { n: active });
     replaceChildren(this.standings,
@@ -83,7 +94,7 @@ class TournamentTv {
     if (podium) {
       replaceChildren(this.middle, podium);
     } else if (v.tables?.length) {
-      replaceChildren(this.middle, h("h2#ttv-middle-title", {}, t("tour.tables", { n: v.round })), tablesList(v));
+      replaceChildren(this.middle, h("h2#ttv-middle-title", {}, t("tour.tables", { n: v.round })), tablesList(v, null, (room) => this.live.standing(room)));
     } else {
       const waiting = (v.participants || []).filter((p) => !p.withdrawn);
       replaceChildren(this.middle,

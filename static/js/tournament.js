@@ -82,7 +82,9 @@ class TournamentPage {
       announce(t("tour.joined_as", { name }));
       this.feed.start();
     } catch (error) {
-      this.problem(error instanceof ApiError ? (error.status === 404 ? t("tour.not_found") : errorText(error.code, error.message)) : t("error.unknown"));
+      this.problem(!(error instanceof ApiError) ? t("error.unknown")
+        : error.status === 404 ? t("tour.not_found")
+          : error.code === "too_late" || error.code === "wrong_phase" ? t("tour.too_late") : errorText(error.code, error.message));
     }
   }
 

@@ -568,4 +568,6 @@ export const en = {
   "tour.stage.playing": "Playing",
   "tour.stage.between": "Between rounds",
   "tour.stage.over": "Finished",
+  "tour.a_bot": "a bot",
+  "tour.too_late": "This tournament takes no more players.",
 };

@@ -569,4 +569,6 @@ export const ko = {
   "tour.stage.playing": "진행 중",
   "tour.stage.between": "차전 사이",
   "tour.stage.over": "종료",
+  "tour.a_bot": "봇",
+  "tour.too_late": "이 토너먼트는 더 이상 참가를 받지 않습니다.",
 };

@@ -571,4 +571,6 @@ export const uk = {
   "tour.stage.playing": "Триває гра",
   "tour.stage.between": "Між колами",
   "tour.stage.over": "Завершено",
+  "tour.a_bot": "бот",
+  "tour.too_late": "Цей турнір більше не приймає гравців.",
 };

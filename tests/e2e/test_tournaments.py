@@ -1,0 +1,265 @@
+"""Tournaments in the browser (RULES.md section 11): one opened from the home page, four phones
+joining by the link the party screen's QR code holds, the host starting each round, every phone
+shown its table (and its Play link opening its seat), the party screen at 1920x1080 (and 4K)
+following the tables as they finish and the standings as they change, up to the podium; axe on
+every tournament screen, in English, Korean and Ukrainian."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+import pytest
+import zxingcpp
+from PIL import Image
+from playwright.sync_api import Dialog, Page, expect
+
+from .conftest import ARTIFACTS, PageFactory, Server, shot
+from .test_access import violations
+
+PHONE = (390, 844)
+TV = (1920, 1080)
+NAMES = ("Ann", "Bea", "Cy", "Dee")
+# Tables of bots and absent seats play a one-round match (round_limit) in seconds.
+PLAY_OUT = 90_000
+
+
+def fits(page: Page, width: int, height: int | None = None) -> None:
+    """Nothing wider than the screen; on a party screen nothing taller either."""
+    size = page.evaluate("[document.scrollingElement.scrollWidth,"
+                         " document.scrollingElement.scrollHeight]")
+    assert size[0] <= width, f"the page scrolls sideways: {size}"
+    if height is not None:
+        assert size[1] <= height, f"the party screen scrolls: {size}"
+
+
+def get(server: Server, path: str) -> Any:
+    with urllib.request.urlopen(server.url + path, timeout=10) as response:
+        return json.load(response)
+
+
+def decoded_qr(new_page: PageFactory, server: Server, code: str) -> str:
+    """The tournament's QR code as a browser draws it, read back by a decoder."""
+    picture = new_page(viewport=(480, 480))
+    picture.goto(f"{server.url}/api/tournaments/{code}/qr.svg")
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / "tournament-qr.png"
+    picture.screenshot(path=str(path))
+    found = zxingcpp.read_barcodes(Image.open(path))
+    assert len(found) == 1
+    return str(found[0].text)
+
+
+def axe_clean(page: Page, screen: str, found: dict[str, list[str]]) -> None:
+    found[screen] = violations(page)
+    if found[screen]:
+        shot(page, f"axe-tournament-{screen}")
+
+
+def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
+                                                        server: Server) -> None:
+    problems: dict[str, list[str]] = {}
+    host = new_page(viewport=(1366, 768))
+    host.goto(f"{server.url}/#/")
+    panel = host.locator("section.tournament")
+    expect(panel.get_by_role("heading", name="Open a tournament")).to_be_visible()
+    axe_clean(host, "home", problems)
+    panel.get_by_label("Tournament name").fill("Friday cup")
+    panel.get_by_label("Players per table").select_option("3")
+    panel.get_by_label("Rounds").select_option("2")
+    panel.get_by_label("Length of a table's match").select_option("1")
+    panel.get_by_role("button", name="Open tournament").click()
+    expect(host).to_have_url(re.compile(r"#/t/[A-Z0-9]+$"))
+    code = host.url.rsplit("/", 1)[1]
+    expect(host.get_by_role("heading", level=1)).to_have_text("Friday cup")
+    expect(host.get_by_test_id("tour-host")).to_be_visible()
+    assert json.loads(host.evaluate(f"localStorage.getItem('uno.thost.{code}')"))["token"]
+
+    tv = new_page(viewport=TV)
+    tv.goto(f"{server.url}/#/tv/tournament/{code}")
+    expect(tv.get_by_test_id("tv-code")).to_have_text(code)
+    expect(tv.get_by_test_id("connection")).to_have_text("Connected")
+    tv.wait_for_function("document.querySelector('.tv-qr img').naturalWidth > 0")
+    link = decoded_qr(new_page, server, code)
+    assert link == f"{server.url}/#/t/{code}"
+
+    phones = []
+    for name in NAMES:
+        phone = new_page(viewport=PHONE)
+        phone.goto(link)
+        form = phone.locator("form.tour-join")
+        form.get_by_label("Your name").fill(name)
+        form.get_by_role("button", name="Join").click()
+        expect(phone.get_by_test_id("tour-me")).to_contain_text(f"You: {name}")
+        expect(phone.get_by_test_id("tour-me")).to_contain_text("The host starts the first round.")
+        phones.append(phone)
+    expect(tv.get_by_test_id("ttv-count")).to_have_text("4 players")
+    expect(tv.locator(".ttv-people li")).to_have_text(list(NAMES))
+    expect(host.locator(".tour-host .person-name")).to_have_text(list(NAMES))
+    expect(phones[0].get_by_test_id("tour-people")).to_contain_text("Dee")
+    fits(phones[0], PHONE[0])
+    axe_clean(phones[0], "phone-lobby", problems)
+    axe_clean(host, "host-lobby", problems)
+    axe_clean(tv, "party-lobby", problems)
+    shot(tv, "tournament-tv-lobby")
+
+    # Round 1: four players at tables of three make two tables, each topped up by a bot.
+    host.get_by_role("button", name="Start the tournament").click()
+    expect(tv.get_by_test_id("ttv-round")).to_have_text("Round 1 of 2")
+    expect(tv.locator(".tour-table")).to_have_count(2)
+    rooms = {}
+    for phone, name in zip(phones, NAMES, strict=True):
+        play = phone.get_by_test_id("play-table")
+        expect(play).to_have_text(re.compile(r"^Play at table [12]$"))
+        number = play.inner_text().rsplit(" ", 1)[1]
+        table = phone.locator(f'.tour-table[data-table="{number}"]')
+        expect(table).to_contain_text(name)
+        room = table.get_attribute("data-room")
+        assert room and play.get_attribute("href") == f"#/room/{room}"
+        rooms[name] = room
+        fits(phone, PHONE[0])
+    assert len(set(rooms.values())) == 2
+    expect(phones[0].get_by_test_id("tour-phase")).to_have_text("Round 1 of 2 is being played")
+    axe_clean(phones[0], "phone-playing", problems)
+    axe_clean(tv, "party-playing", problems)
+    shot(phones[0], "tournament-phone-table")
+
+    # Play opens the seat the tournament gave: the table page knows this phone's seat.
+    phones[0].get_by_test_id("play-table").click()
+    expect(phones[0]).to_have_url(re.compile(rf"#/room/{rooms['Ann']}$"))
+    phones[0].wait_for_function("typeof window.unoTable?.model?.mySeat === 'number'")
+    seated_as = phones[0].evaluate(
+        "(() => { const m = window.unoTable.model; return m.state.seats[m.mySeat].name; })()")
+    assert seated_as == "Ann"
+    shot(phones[0], "tournament-phone-room")
+    # While Ann sits at her table it waits for her: the party screen shows it live (a spectator
+    # of each table), who leads and everyone's cards.
+    ann_room = rooms["Ann"]
+    live = tv.locator(f'.tour-table[data-room="{ann_room}"] [data-testid="leader"]')
+    expect(live).to_contain_text("Leading: ")
+    expect(live.locator(".tour-live")).to_contain_text(re.compile(r"Ann: \d+ cards?"))
+    shot(tv, "tournament-tv-live")
+    phones[0].go_back()
+    expect(phones[0].get_by_test_id("tour-me")).to_be_visible()
+
+    # Nobody sits at the tables' pages, so their seats are played away: the party screen
+    # follows each table to its end and the standings with it.
+    finished = tv.locator(".tour-table.phase-over")
+    expect(finished).not_to_have_count(0, timeout=PLAY_OUT)
+    expect(finished.first.get_by_test_id("leader")).to_contain_text("Won: ")
+    expect(finished).to_have_count(2, timeout=PLAY_OUT)
+    expect(tv.get_by_test_id("tour-phase")).to_have_text("Between rounds")
+    top = tv.locator("table.standings tbody tr").first
+    expect(top.locator("td.points")).not_to_have_text("0")
+    expect(tv.locator("table.standings tbody tr")).to_have_count(4)
+    fits(tv, *TV)
+    shot(tv, "tournament-tv-between")
+    for phone in phones:
+        expect(phone.get_by_test_id("your-place")).to_contain_text(
+            re.compile(r"You are in place \d"))
+        expect(phone.get_by_test_id("tour-me")).to_contain_text("Wait for the next round.")
+
+    # Round 2, then the podium everywhere.
+    host.get_by_role("button", name="Start the next round").click()
+    expect(tv.get_by_test_id("ttv-round")).to_have_text("Round 2 of 2")
+    for phone in phones:
+        expect(phone.get_by_test_id("play-table")).to_be_visible()
+    podium = tv.get_by_test_id("podium")
+    expect(podium).to_be_visible(timeout=2 * PLAY_OUT)
+    expect(tv.get_by_test_id("tour-phase")).to_have_text("Finished")
+    for place in (1, 2, 3):
+        step = podium.locator(f".podium-step.place-{place}")
+        expect(step).to_contain_text(f"#{place}")
+        expect(step.locator(".podium-name")).to_have_text(re.compile("|".join(NAMES)))
+    standings = tv.locator("table.standings tbody tr")
+    first = standings.first.locator("th.player").inner_text()
+    expect(podium.locator(".podium-step.place-1 .podium-name")).to_have_text(first)
+    fits(tv, *TV)
+    axe_clean(tv, "party-podium", problems)
+    shot(tv, "tournament-tv-podium")
+    for phone in phones:
+        expect(phone.get_by_test_id("podium")).to_be_visible()
+        expect(phone.get_by_test_id("play-table")).to_have_count(0)
+    fits(phones[1], PHONE[0])
+    axe_clean(phones[1], "phone-podium", problems)
+    shot(phones[1], "tournament-phone-podium")
+
+    tv4k = new_page(viewport=(3840, 2160))
+    tv4k.goto(f"{server.url}/#/tv/tournament/{code}")
+    expect(tv4k.get_by_test_id("podium")).to_be_visible()
+    fits(tv4k, 3840, 2160)
+    size = tv4k.locator(".podium-step.place-1 .podium-name").evaluate(
+        "(el) => parseFloat(getComputedStyle(el).fontSize)")
+    assert size >= 0.03 * 2160, size  # read from across the room
+    shot(tv4k, "tournament-tv-4k")
+    assert {screen: v for screen, v in problems.items() if v} == {}
+
+
+def opened(server: Server, name: str = "Cup", **settings: Any) -> tuple[str, str]:
+    made = server.post("/api/tournaments", {"name": name, **settings})
+    return made["code"], made["token"]
+
+
+def test_the_host_removes_one_and_another_withdraws(new_page: PageFactory,
+                                                    server: Server) -> None:
+    code, host_token = opened(server, "Tuesday")
+    host = new_page(viewport=PHONE,
+                    storage={f"uno.thost.{code}": json.dumps({"token": host_token})})
+    host.goto(f"{server.url}/#/t/{code}")
+    expect(host.get_by_test_id("tour-host")).to_be_visible()
+    phones = {}
+    for name in ("Eve", "Fay", "Gus"):
+        phone = new_page(viewport=PHONE)
+        phone.goto(f"{server.url}/#/t/{code}")
+        phone.locator("form.tour-join").get_by_label("Your name").fill(name)
+        phone.locator("form.tour-join").get_by_role("button", name="Join").click()
+        expect(phone.get_by_test_id("tour-me")).to_be_visible()
+        phones[name] = phone
+
+    def accept(dialog: Dialog) -> None:
+        dialog.accept()
+
+    host.once("dialog", accept)
+    host.get_by_role("button", name="Remove Fay").click()
+    expect(host.locator(".tour-host .person-name")).to_have_text(["Eve", "Gus"])
+    expect(phones["Fay"].get_by_test_id("tour-me")).to_contain_text(
+        "You withdrew from the tournament.")
+    phones["Gus"].once("dialog", accept)
+    phones["Gus"].get_by_role("button", name="Withdraw from the tournament").click()
+    expect(phones["Gus"].get_by_test_id("tour-me")).to_contain_text(
+        "You withdrew from the tournament.")
+    expect(host.locator(".tour-host .person-name")).to_have_text(["Eve"])
+    view = get(server, f"/api/tournaments/{code}")
+    assert [p["withdrawn"] for p in view["participants"]] == [False, True, True]
+
+
+@pytest.mark.parametrize("lang", ["ko", "uk"])
+def test_the_tournament_screens_speak_korean_and_ukrainian(lang: str, new_page: PageFactory,
+                                                            server: Server) -> None:
+    words = {"ko": ("토너먼트 참가", "순위", "스캔해서 토너먼트 참가"),
+             "uk": ("Приєднатися до турніру", "Турнірна таблиця",
+                    "Скануйте, щоб приєднатися до турніру")}[lang]
+    code, host_token = opened(server, "Cup", table_size=3, round_limit=1)
+    for name in NAMES:
+        server.post(f"/api/tournaments/{code}/join", {"name": name})
+    phone = new_page(lang=lang, viewport=PHONE)
+    phone.goto(f"{server.url}/#/t/{code}")
+    expect(phone.get_by_role("heading", name=words[0])).to_be_visible()
+    expect(phone.get_by_role("heading", name=words[1])).to_be_visible()
+    tv = new_page(lang=lang, viewport=TV)
+    tv.goto(f"{server.url}/#/tv/tournament/{code}")
+    expect(tv.locator(".tv-qr figcaption")).to_have_text(words[2])
+    tv.wait_for_function("document.querySelector('.tv-qr img').naturalWidth > 0")
+    host = new_page(lang=lang, viewport=PHONE,
+                    storage={f"uno.thost.{code}": json.dumps({"token": host_token})})
+    host.goto(f"{server.url}/#/t/{code}")
+    host.locator('button[data-key="tour-start"]').click()
+    expect(tv.locator(".tour-table")).to_have_count(2)
+    problems = {"phone": violations(phone), "tv": violations(tv), "host": violations(host)}
+    fits(phone, PHONE[0])
+    fits(tv, *TV)
+    shot(tv, f"tournament-tv-{lang}")
+    shot(phone, f"tournament-phone-{lang}")
+    assert {screen: v for screen, v in problems.items() if v} == {}
