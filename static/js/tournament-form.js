@@ -4,7 +4,7 @@
 import { h, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, tournamentHosts, ApiError } from "./api.js";
-import { rulesFields } from "./rules-form.js";
+import { PRESETS } from "./rules-schema.js";
 import { errorText } from "./errors.js";
 
 const numbers = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -17,7 +17,14 @@ export function tournamentPanel() {
   const roundLimit = h("select#tour-round-limit", { "aria-describedby": "tour-round-limit-about" },
     numbers(0, 10).map((n) => h("option", { value: n, selected: n === 0 }, n ? String(n) : t("tour.round_limit_none"))));
   const isPublic = h("input#tour-public", { type: "checkbox", checked: true });
-  const rules = rulesFields();
+  // Its own preset field (not the room form's): the home page names each field once.
+  const presetAbout = h("p#tour-preset-about.hint", {}, t("preset.official.about"));
+  const preset = h("select#tour-preset", { "aria-describedby": "tour-preset-about",
+    onchange: (e) => {
+      presetAbout.textContent = t(`preset.${e.target.value}.about`);
+      if (e.target.value === "teams") tableSize.value = "4"; // H-TEAMS: partners opposite, four a table
+    } },
+  Object.keys(PRESETS).map((name) => h("option", { value: name }, t(`preset.${name}`))));
   const error = h("p.form-error", { role: "alert" });
   const form = h("form.tour-open", {
     onsubmit: async (event) => {
@@ -30,8 +37,7 @@ export function tournamentPanel() {
         return;
       }
       try {
-        const { preset } = rules.read();
-        const body = { name: title, format: format.value, preset, table_size: Number(tableSize.value),
+        const body = { name: title, format: format.value, preset: preset.value, table_size: Number(tableSize.value),
           rounds: Number(rounds.value), public: isPublic.checked };
         if (Number(roundLimit.value) > 0) body.round_limit = Number(roundLimit.value);
         const opened = await api.createTournament(body);
@@ -48,8 +54,8 @@ export function tournamentPanel() {
     h("div.field", {}, h("label", { for: "tour-table-size" }, t("tour.table_size")), tableSize),
     h("div.field", {}, h("label", { for: "tour-rounds" }, t("tour.rounds")), rounds)),
   h("div.field", {}, h("label", { for: "tour-round-limit" }, t("tour.round_limit")), roundLimit,
-    h("p.hint#tour-round-limit-about", {}, t("tour.round_limit_about"))),
-  rules.presetField,
+    h("p#tour-round-limit-about.hint", {}, t("tour.round_limit_about"))),
+  h("div.field", {}, h("label", { for: "tour-preset" }, t("tour.preset")), preset, presetAbout),
   h("div.field.check", {}, h("label", { for: "tour-public" }, isPublic, " ", t("tour.public"))),
   error,
   h("button.primary.big", { type: "submit" }, t("tour.submit")));

@@ -58,6 +58,7 @@ class TournamentTv {
   renderSide() {
     const link = `${location.origin}${location.pathname}#/t/${this.code}`;
     this.count = h("p.ttv-count", { "data-testid": "ttv-count" });
+    this.caption = h("figcaption", {}, t("tour.scan"));
     replaceChildren(this.side,
       h("h2#ttv-join-title", {}, t("tour.join_title")),
       h("div.tv-code", {},
@@ -65,7 +66,7 @@ class TournamentTv {
         h("span.tv-code-value", { "data-testid": "tv-code" }, this.code)),
       h("figure.tv-qr", {},
         h("img", { src: `/api/tournaments/${encodeURIComponent(this.code)}/qr.svg`, alt: t("tour.qr_alt", { code: this.code }), width: 300, height: 300 }),
-        h("figcaption", {}, t("tour.scan"))),
+        this.caption),
       h("p.tv-link", {}, link),
       this.count);
   }
@@ -87,6 +88,7 @@ class TournamentTv {
     this.live.follow((v.tables || []).filter((table) => table.phase === "playing").map((table) => table.room));
     const active = (v.participants || []).filter((p) => !p.withdrawn).length;
     this.count.textContent = t("tour.players_count", { n: active });
+    this.caption.textContent = t(v.phase === "over" ? "tour.scan_results" : "tour.scan");
     replaceChildren(this.standings,
       h("h2#ttv-standings-title", {}, t("tour.standings")),
       standingsTable(v, null, { limit: STANDING_ROWS, compact: true, id: "ttv-standings-title" }));

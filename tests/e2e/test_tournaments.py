@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 import zxingcpp
@@ -141,7 +141,7 @@ def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
     expect(live).to_contain_text("Leading: ")
     expect(live.locator(".tour-live")).to_contain_text(re.compile(r"Ann: \d+ cards?"))
     shot(tv, "tournament-tv-live")
-    phones[0].go_back()
+    phones[0].get_by_role("link", name=f"Tournament {code}").click()
     expect(phones[0].get_by_test_id("tour-me")).to_be_visible()
 
     # Nobody sits at the tables' pages, so their seats are played away: the party screen
@@ -176,6 +176,7 @@ def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
     standings = tv.locator("table.standings tbody tr")
     first = standings.first.locator("th.player").inner_text()
     expect(podium.locator(".podium-step.place-1 .podium-name")).to_have_text(first)
+    expect(tv.locator(".tv-qr figcaption")).to_have_text("Scan to see the results")
     fits(tv, *TV)
     axe_clean(tv, "party-podium", problems)
     shot(tv, "tournament-tv-podium")
@@ -235,29 +236,49 @@ def test_the_host_removes_one_and_another_withdraws(new_page: PageFactory,
     assert [p["withdrawn"] for p in view["participants"]] == [False, True, True]
 
 
+# Korean in the dark palette, Ukrainian in high contrast (as test_access.py's looks).
+LOOKS: dict[str, tuple[Literal["light", "dark"], dict[str, str]]] = {
+    "ko": ("dark", {}), "uk": ("dark", {"uno.contrast": "more"})}
+WORDS = {"ko": ("토너먼트 열기", "토너먼트 참가", "순위", "스캔해서 토너먼트 참가"),
+         "uk": ("Відкрити турнір", "Приєднатися до турніру", "Турнірна таблиця",
+                "Скануйте, щоб приєднатися до турніру")}
+
+
 @pytest.mark.parametrize("lang", ["ko", "uk"])
 def test_the_tournament_screens_speak_korean_and_ukrainian(lang: str, new_page: PageFactory,
                                                             server: Server) -> None:
-    words = {"ko": ("토너먼트 참가", "순위", "스캔해서 토너먼트 참가"),
-             "uk": ("Приєднатися до турніру", "Турнірна таблиця",
-                    "Скануйте, щоб приєднатися до турніру")}[lang]
+    scheme, storage = LOOKS[lang]
+    opens, joins, standings, scan = WORDS[lang]
+
+    def page_in(viewport: tuple[int, int], **more: str) -> Page:
+        return new_page(lang=lang, viewport=viewport, color_scheme=scheme,
+                        storage={**storage, **more})
+
+    problems: dict[str, list[str]] = {}
+    home = page_in(PHONE)
+    home.goto(f"{server.url}/#/")
+    expect(home.get_by_role("heading", name=opens)).to_be_visible()
+    fits(home, PHONE[0])
+    axe_clean(home, f"{lang}-home", problems)
     code, host_token = opened(server, "Cup", table_size=3, round_limit=1)
     for name in NAMES:
         server.post(f"/api/tournaments/{code}/join", {"name": name})
-    phone = new_page(lang=lang, viewport=PHONE)
+    phone = page_in(PHONE)
     phone.goto(f"{server.url}/#/t/{code}")
-    expect(phone.get_by_role("heading", name=words[0])).to_be_visible()
-    expect(phone.get_by_role("heading", name=words[1])).to_be_visible()
-    tv = new_page(lang=lang, viewport=TV)
+    expect(phone.get_by_role("heading", name=joins)).to_be_visible()
+    expect(phone.get_by_role("heading", name=standings)).to_be_visible()
+    tv = page_in(TV)
     tv.goto(f"{server.url}/#/tv/tournament/{code}")
-    expect(tv.locator(".tv-qr figcaption")).to_have_text(words[2])
+    expect(tv.locator(".tv-qr figcaption")).to_have_text(scan)
     tv.wait_for_function("document.querySelector('.tv-qr img').naturalWidth > 0")
-    host = new_page(lang=lang, viewport=PHONE,
-                    storage={f"uno.thost.{code}": json.dumps({"token": host_token})})
+    host = page_in(PHONE, **{f"uno.thost.{code}": json.dumps({"token": host_token})})
     host.goto(f"{server.url}/#/t/{code}")
+    axe_clean(host, f"{lang}-host", problems)
     host.locator('button[data-key="tour-start"]').click()
     expect(tv.locator(".tour-table")).to_have_count(2)
-    problems = {"phone": violations(phone), "tv": violations(tv), "host": violations(host)}
+    expect(phone.locator(".tour-table")).to_have_count(2)
+    for screen, page in (("phone", phone), ("tv", tv)):
+        axe_clean(page, f"{lang}-{screen}", problems)
     fits(phone, PHONE[0])
     fits(tv, *TV)
     shot(tv, f"tournament-tv-{lang}")

@@ -570,4 +570,6 @@ export const en = {
   "tour.stage.over": "Finished",
   "tour.a_bot": "a bot",
   "tour.too_late": "This tournament takes no more players.",
+  "tour.scan_results": "Scan to see the results",
+  "tour.preset": "Rules at every table",
 };

@@ -571,4 +571,6 @@ export const ko = {
   "tour.stage.over": "종료",
   "tour.a_bot": "봇",
   "tour.too_late": "이 토너먼트는 더 이상 참가를 받지 않습니다.",
+  "tour.scan_results": "스캔해서 결과 보기",
+  "tour.preset": "모든 테이블의 규칙",
 };

@@ -573,4 +573,6 @@ export const uk = {
   "tour.stage.over": "Завершено",
   "tour.a_bot": "бот",
   "tour.too_late": "Цей турнір більше не приймає гравців.",
+  "tour.scan_results": "Скануйте, щоб побачити результати",
+  "tour.preset": "Правила за кожним столом",
 };
