@@ -13,6 +13,7 @@ export class TournamentFeed {
     this.view = null;
     this.you = { participant: null, host: false, table: null };
     this.sockets = {};
+    this.news = []; // events told after the state that follows them (a new round's tables)
   }
 
   /** Connect as the tokens held now; again after one is added or dropped (joined, refused). */
@@ -50,9 +51,11 @@ export class TournamentFeed {
       else this.you = { participant: null, host: false, table: null };
       if (role === this.primary || !this.view) this.view = frame.state;
       this.handlers.onChange(this.current());
+      if (role === this.primary) for (const event of this.news.splice(0)) this.handlers.onEvent?.(event, this.current());
     } else if (frame.type === "event" && frame.event && role === this.primary) {
+      // The server sends the new state right after a change's events: they are told with it.
       this.view = withEvent(this.view, frame.event);
-      this.handlers.onEvent?.(frame.event, this.current());
+      this.news.push(frame.event);
       this.handlers.onChange(this.current());
     } else if (frame.type === "error") {
       this.handlers.onError?.(frame, role);

@@ -66,7 +66,7 @@ export function tournamentPanel() {
   api.listTournaments().then((data) => {
     const open = (data?.tournaments || []).filter((x) => x.phase !== "over");
     if (!open.length) return;
-    replaceChildren(list, open.map((x) => h("li.room-item", { "data-code": x.code },
+    replaceChildren(list, open.map((x) => h("li.room-item.tour-item", { "data-tournament": x.code },
       h("div.room-main", {}, h("span.room-code", {}, x.name),
         h("span.room-meta", {}, `${x.code} · ${t("tour.players_count", { n: x.participants })} · ${t(`tour.phase_short.${x.phase}`)}`)),
       h("div.room-actions", {}, h("a.button.secondary", { href: `#/t/${x.code}` }, t("tour.open"))))));

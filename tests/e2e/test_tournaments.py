@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from collections.abc import Iterator
 from typing import Any, Literal
 
 import pytest
@@ -16,7 +17,7 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import Dialog, Page, expect
 
-from .conftest import ARTIFACTS, PageFactory, Server, shot
+from .conftest import ARTIFACTS, PageFactory, Server, serving, shot
 from .test_access import violations
 
 PHONE = (390, 844)
@@ -24,6 +25,15 @@ TV = (1920, 1080)
 NAMES = ("Ann", "Bea", "Cy", "Dee")
 # Tables of bots and absent seats play a one-round match (round_limit) in seconds.
 PLAY_OUT = 90_000
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    """This module's own server, its bots (and those playing away seats) slower than the other
+    browser tests': a table plays for some seconds, while the phones and the party screen look
+    at it, not for a blink."""
+    with serving(UNO_BOT_DELAY_MS="[250,350]") as running:
+        yield running
 
 
 def fits(page: Page, width: int, height: int | None = None) -> None:
@@ -75,6 +85,7 @@ def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
     code = host.url.rsplit("/", 1)[1]
     expect(host.get_by_role("heading", level=1)).to_have_text("Friday cup")
     expect(host.get_by_test_id("tour-host")).to_be_visible()
+    fits(host, 1366)
     assert json.loads(host.evaluate(f"localStorage.getItem('uno.thost.{code}')"))["token"]
 
     tv = new_page(viewport=TV)
@@ -120,10 +131,10 @@ def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
         assert room and play.get_attribute("href") == f"#/room/{room}"
         rooms[name] = room
         fits(phone, PHONE[0])
+        expect(phone.get_by_test_id("live-polite")).to_contain_text(
+            f"Round 1 has started: you play at table {number}.")
     assert len(set(rooms.values())) == 2
     expect(phones[0].get_by_test_id("tour-phase")).to_have_text("Round 1 of 2 is being played")
-    axe_clean(phones[0], "phone-playing", problems)
-    axe_clean(tv, "party-playing", problems)
     shot(phones[0], "tournament-phone-table")
 
     # Play opens the seat the tournament gave: the table page knows this phone's seat.
@@ -141,6 +152,8 @@ def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
     expect(live).to_contain_text("Leading: ")
     expect(live.locator(".tour-live")).to_contain_text(re.compile(r"Ann: \d+ cards?"))
     shot(tv, "tournament-tv-live")
+    axe_clean(tv, "party-playing", problems)
+    axe_clean(phones[1], "phone-playing", problems)
     phones[0].get_by_role("link", name=f"Tournament {code}").click()
     expect(phones[0].get_by_test_id("tour-me")).to_be_visible()
 
@@ -203,37 +216,50 @@ def opened(server: Server, name: str = "Cup", **settings: Any) -> tuple[str, str
     return made["code"], made["token"]
 
 
-def test_the_host_removes_one_and_another_withdraws(new_page: PageFactory,
-                                                    server: Server) -> None:
+def test_the_host_plays_too_removes_one_and_another_withdraws_by_keyboard(
+        new_page: PageFactory, server: Server) -> None:
     code, host_token = opened(server, "Tuesday")
     host = new_page(viewport=PHONE,
                     storage={f"uno.thost.{code}": json.dumps({"token": host_token})})
     host.goto(f"{server.url}/#/t/{code}")
     expect(host.get_by_test_id("tour-host")).to_be_visible()
+    # The host is no participant until they join too; then one page is both.
+    expect(host.locator("form.tour-join")).to_contain_text("You host this tournament.")
+    host.locator("form.tour-join").get_by_label("Your name").fill("Hal")
+    host.locator("form.tour-join").get_by_role("button", name="Join").click()
+    expect(host.get_by_test_id("tour-me")).to_contain_text("You: Hal")
+    expect(host.get_by_test_id("tour-host")).to_be_visible()
     phones = {}
     for name in ("Eve", "Fay", "Gus"):
         phone = new_page(viewport=PHONE)
         phone.goto(f"{server.url}/#/t/{code}")
-        phone.locator("form.tour-join").get_by_label("Your name").fill(name)
-        phone.locator("form.tour-join").get_by_role("button", name="Join").click()
+        phone.locator("form.tour-join").get_by_label("Your name").focus()
+        phone.keyboard.type(name)
+        phone.keyboard.press("Enter")  # the form is sent from the keyboard
         expect(phone.get_by_test_id("tour-me")).to_be_visible()
+        expect(phone.get_by_test_id("live-polite")).to_contain_text(f"You joined as {name}.")
         phones[name] = phone
+    expect(host.locator(".tour-host .person-name")).to_have_text(["Hal", "Eve", "Fay", "Gus"])
 
     def accept(dialog: Dialog) -> None:
         dialog.accept()
 
     host.once("dialog", accept)
-    host.get_by_role("button", name="Remove Fay").click()
-    expect(host.locator(".tour-host .person-name")).to_have_text(["Eve", "Gus"])
+    host.get_by_role("button", name="Remove Fay").focus()
+    host.keyboard.press("Enter")
+    expect(host.locator(".tour-host .person-name")).to_have_text(["Hal", "Eve", "Gus"])
     expect(phones["Fay"].get_by_test_id("tour-me")).to_contain_text(
         "You withdrew from the tournament.")
     phones["Gus"].once("dialog", accept)
-    phones["Gus"].get_by_role("button", name="Withdraw from the tournament").click()
+    phones["Gus"].get_by_role("button", name="Withdraw from the tournament").focus()
+    phones["Gus"].keyboard.press("Space")
     expect(phones["Gus"].get_by_test_id("tour-me")).to_contain_text(
         "You withdrew from the tournament.")
-    expect(host.locator(".tour-host .person-name")).to_have_text(["Eve"])
+    expect(host.locator(".tour-host .person-name")).to_have_text(["Hal", "Eve"])
     view = get(server, f"/api/tournaments/{code}")
-    assert [p["withdrawn"] for p in view["participants"]] == [False, True, True]
+    assert [p["withdrawn"] for p in view["participants"]] == [False, False, True, True]
+    for page in (host, *phones.values()):
+        fits(page, PHONE[0])
 
 
 # Korean in the dark palette, Ukrainian in high contrast (as test_access.py's looks).
