@@ -87,6 +87,11 @@ export class TournamentFeed {
     return Boolean(this.sockets[role]?.post(command));
   }
 
+  /** Drop every socket as a flaky network would (the browser tests' reconnect). */
+  dropForTest() {
+    for (const socket of Object.values(this.sockets)) socket.dropForTest();
+  }
+
   stop() {
     for (const socket of Object.values(this.sockets)) socket.close();
     this.sockets = {};

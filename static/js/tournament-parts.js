@@ -73,7 +73,9 @@ function leaderLine(view, table, live) {
   }
   if (live?.length) {
     const cards = (n) => (n === 1 ? t("seat.card") : t("seat.cards", { n }));
-    return [t("tour.leader", { name: live[0].name }),
+    const [first, second] = live; // a leader only when ahead: not at a fresh deal of 7 each
+    const ahead = !second || first.score !== second.score || first.cards !== second.cards;
+    return [ahead ? t("tour.leader", { name: first.name }) : t("tour.even"),
       h("span.tour-live", {}, live.map((seat) => `${seat.name}: ${cards(seat.cards)}`).join(" · "))];
   }
   return table.leader ? t("tour.leader", { name: nameOf(view, table.leader) }) : null;

@@ -43,6 +43,7 @@ class TournamentTv {
     this.renderSide();
     this.langOff = onLangChange(() => { this.renderSide(); this.render(); });
     this.feed.start();
+    window.unoTournament = this.feed; // lets the browser tests drop the sockets
     this.render();
   }
 

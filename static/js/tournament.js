@@ -37,6 +37,7 @@ class TournamentPage {
     regions();
     this.langOff = onLangChange(() => this.render());
     this.feed.start();
+    window.unoTournament = this.feed; // lets the browser tests drop the sockets
     this.render();
   }
 

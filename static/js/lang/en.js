@@ -572,4 +572,5 @@ export const en = {
   "tour.too_late": "This tournament takes no more players.",
   "tour.scan_results": "Scan to see the results",
   "tour.preset": "Rules at every table",
+  "tour.even": "All even",
 };

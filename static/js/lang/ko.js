@@ -573,4 +573,5 @@ export const ko = {
   "tour.too_late": "이 토너먼트는 더 이상 참가를 받지 않습니다.",
   "tour.scan_results": "스캔해서 결과 보기",
   "tour.preset": "모든 테이블의 규칙",
+  "tour.even": "모두 동률",
 };
