@@ -245,6 +245,14 @@ def test_the_host_plays_too_removes_one_and_another_withdraws_by_keyboard(
         expect(phone.get_by_test_id("live-polite")).to_contain_text(f"You joined as {name}.")
         phones[name] = phone
     expect(host.locator(".tour-host .person-name")).to_have_text(["Hal", "Eve", "Fay", "Gus"])
+    # A public tournament is listed on the home page, to open from there.
+    home = new_page(viewport=PHONE)
+    home.goto(f"{server.url}/#/")
+    listed = home.locator(f'li.tour-item[data-tournament="{code}"]')
+    expect(listed).to_contain_text("Tuesday")
+    expect(listed).to_contain_text("4 players")
+    listed.get_by_role("link", name="Open").click()
+    expect(home.locator("form.tour-join")).to_be_visible()
 
     def accept(dialog: Dialog) -> None:
         dialog.accept()
