@@ -34,6 +34,7 @@ class Settings(BaseSettings):
     # Tournaments: how often a tournament's owner looks at its tables, and a worker with its
     # sockets at its record; at most this many participants in one.
     tournament_seconds: float = 1.0
+    table_pause_seconds: float = 6.0  # a tournament's table deals its next round after this
     tournament_people: int = 400
     host_grace_seconds: float = 10.0  # a disconnected host keeps the role this long
     # O-IDLE: a player gone this long when the turn comes to them is played by a bot (a reload

@@ -16,7 +16,7 @@ from typing import Any
 
 from app.config import Settings
 from app.engine import EngineError
-from app.engine.commands import Command, Timeout
+from app.engine.commands import Command, NextRound, Timeout
 from app.store.base import RoomStore
 from app.store.errors import StoreUnavailable
 from app.store.records import EngineLine, Line
@@ -46,6 +46,7 @@ from .messages import (
     StartTable,
     StoreBack,
     Sync,
+    TableNextRound,
     Watch,
 )
 from .people import Person
@@ -117,6 +118,8 @@ class RoomActor:
                 return await self._idle_check()
             case StartTable():
                 return await self._start_table()
+            case TableNextRound():
+                return await self._table_next_round()
             case CountSpectators():
                 return await self.door.announce_spectators()
             case RequestCheck(request):
@@ -181,6 +184,19 @@ class RoomActor:
                            meta_changed=self.state.meta is not before.meta)
         for away in due:
             await self.apply(idle.set_away(self.state, away, True))
+        if self.state.meta.tournament is not None and game.phase == "round_over":
+            self.next_round_later()
+
+    def next_round_later(self) -> None:
+        """A tournament's table has no host to deal its next round: it does, after a pause
+        for everyone to see the round's result."""
+        self._post_later(self._settings.table_pause_seconds, TableNextRound())
+
+    async def _table_next_round(self) -> None:
+        game = self.state.game
+        if self.state.meta.tournament is not None and game is not None and (
+                game.phase == "round_over"):
+            await self.engine_command(None, NextRound())
 
     async def _commit(self, seat: int | None, record: Line, events: list[Any],
                       now: int | None = None, meta_changed: bool = False,

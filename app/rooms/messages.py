@@ -142,13 +142,18 @@ class StartTable:
 
 
 @dataclass(frozen=True, slots=True)
+class TableNextRound:
+    """A tournament's table, its round over: deal the next one (nobody hosts such a table)."""
+
+
+@dataclass(frozen=True, slots=True)
 class CountSpectators:
     """Time to tell everyone how many watch (if that changed)."""
 
 
 Message = (Connect | Sync | Disconnect | SeatCommand | Join | Watch | BotTurn | HostCheck
-           | IdleCheck | StartTable | CountSpectators | RequestCheck | AwayCheck | StoreBack
-           | Drained)
+           | IdleCheck | StartTable | TableNextRound | CountSpectators | RequestCheck
+           | AwayCheck | StoreBack | Drained)
 
 
 @dataclass(slots=True)

@@ -30,6 +30,7 @@ from .hub import Viewer
 from .journal import Journal
 from .messages import (
     Admission,
+    AwayCheck,
     BotTurn,
     Connect,
     Disconnect,
@@ -151,6 +152,12 @@ class Room:
         meta = self._actor.state.meta
         if meta.tournament is not None and not meta.matches_started:
             self._post(StartTable())
+        # Loaded or taken over: a waited seat nobody reconnects to is played by its bot after
+        # the reconnect grace (O-IDLE), not after the turn's whole clock.
+        self._post(AwayCheck())
+        game = self._actor.state.game
+        if meta.tournament is not None and game is not None and game.phase == "round_over":
+            self._actor.next_round_later()
 
     async def drain(self) -> None:
         """Take nothing more in (a message from now on: RoomUnavailable, "moving"), finish

@@ -30,6 +30,7 @@ from .record import table_outcome
 from .service import NotOwner, TournamentService, UnknownTournament
 
 log = logging.getLogger("uno.tournaments")
+SUMMARY_SECONDS = 3.0  # a table's summary taking longer is asked for again at the next step
 
 
 def table_spec(tables: dict[str, Any], course: Course, code: str, table: Table,
@@ -138,8 +139,13 @@ class TournamentOwner:
                 await self._open(code, row.rules, course, table, generation)
         over = False
         for table in course.rounds[-1]:
-            if table.room and table.result is None:
-                over = await self._read_result(code, round_no, table, generation) or over
+            if not table.room or table.result is not None:
+                continue
+            try:  # a table between workers (its owner died) is read at a later step
+                async with asyncio.timeout(SUMMARY_SECONDS):
+                    over = await self._read_result(code, round_no, table, generation) or over
+            except (RoomError, TimeoutError) as exc:
+                log.info("tournament %s: table %s not read now (%r)", code, table.room, exc)
         if over:
             self._owned.pop(code, None)
             await self._leases.release(code)

@@ -123,9 +123,9 @@ class TournamentService:
 
     async def identify(self, code: str, token: str | None) -> Who | None:
         """Who ``token`` proves in tournament ``code`` (no token: a watcher); None: nobody."""
+        row, course = await self.load(code)
         if token is None:
             return Who()
-        row, course = await self.load(code)
         hashed = token_hash(token)
         if secrets.compare_digest(hashed, row.host_token_hash):
             return Who(host=True)

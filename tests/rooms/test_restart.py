@@ -115,3 +115,24 @@ async def test_a_restart_brings_back_rooms_in_play_but_not_parked_ones() -> None
         assert (await bob.state())["you"]["seat"] == 0
         await ann.close()
         await bob.close()
+
+
+async def test_a_player_who_does_not_come_back_after_a_crash_is_played_away_after_the_grace(
+) -> None:
+    # Found by a tournament whose owner was killed: its tables, which nobody watched, waited a
+    # whole turn's clock (30 s) for seats nobody would reconnect, where O-IDLE says the
+    # reconnect grace. Nobody connects here either: the room is looked at over HTTP only.
+    with running_server(UNO_AWAY_GRACE_SECONDS="0.3") as server:
+        table = await make_table(server, ["Ann", "Bob"], seed=21,
+                                 rules={"turn_seconds": 30, "deck": "classic"},
+                                 deal=deal(HANDS[:2], dealer=1))
+        ann, _ = table.players
+        await ann.ok("start")
+        waited = (await ann.state())["turn"]
+        server.restart()
+        async with httpx.AsyncClient(base_url=server.http_url) as http, asyncio.timeout(5):
+            while True:
+                summary = (await http.get(f"/api/rooms/{table.code}")).json()
+                if summary["seats"][waited]["away"]:
+                    break
+                await asyncio.sleep(0.1)
