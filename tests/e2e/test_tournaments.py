@@ -184,6 +184,7 @@ def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
     expect(tv.get_by_test_id("ttv-round")).to_have_text("Round 2 of 2")
     for phone in phones:
         expect(phone.get_by_test_id("play-table")).to_be_visible()
+    second_room = phones[0].get_by_test_id("play-table").get_attribute("href")
     podium = tv.get_by_test_id("podium")
     expect(podium).to_be_visible(timeout=2 * PLAY_OUT)
     expect(tv.get_by_test_id("tour-phase")).to_have_text("Finished")
@@ -203,6 +204,13 @@ def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
         expect(phone.get_by_test_id("play-table")).to_have_count(0)
     fits(phones[1], PHONE[0])
     axe_clean(phones[1], "phone-podium", problems)
+    # Ann's table of round 2, played away, ended: its results lead back to the tournament.
+    phones[0].goto(f"{server.url}/{second_room}")
+    results = phones[0].locator("section.results")
+    expect(results.get_by_role("heading", name="Match over")).to_be_visible()
+    expect(results).not_to_contain_text("Waiting for the host")
+    results.get_by_role("link", name=f"Tournament {code}").click()
+    expect(phones[0].get_by_test_id("podium")).to_be_visible()
     shot(phones[1], "tournament-phone-podium")
 
     tv4k = new_page(viewport=(3840, 2160))

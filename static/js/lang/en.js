@@ -573,4 +573,5 @@ export const en = {
   "tour.scan_results": "Scan to see the results",
   "tour.preset": "Rules at every table",
   "tour.even": "All even",
+  "tour.deals_itself": "The next round is dealt in a moment.",
 };

@@ -574,4 +574,5 @@ export const ko = {
   "tour.scan_results": "스캔해서 결과 보기",
   "tour.preset": "모든 테이블의 규칙",
   "tour.even": "모두 동률",
+  "tour.deals_itself": "잠시 후 다음 라운드가 시작됩니다.",
 };

@@ -576,4 +576,5 @@ export const uk = {
   "tour.scan_results": "Скануйте, щоб побачити результати",
   "tour.preset": "Правила за кожним столом",
   "tour.even": "Усі нарівні",
+  "tour.deals_itself": "Наступний тур роздадуть за мить.",
 };
