@@ -10,7 +10,7 @@ import { errorText } from "./errors.js";
 const numbers = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 export function tournamentPanel() {
-  const name = h("input#tour-name", { type: "text", maxlength: 64, required: true, autocomplete: "off" });
+  const name = h("input#tour-name", { type: "text", maxlength: 32, required: true, autocomplete: "off" });
   const format = h("select#tour-format", {}, ["swiss", "knockout"].map((f) => h("option", { value: f }, t(`tour.format.${f}`))));
   const tableSize = h("select#tour-table-size", {}, numbers(3, 10).map((n) => h("option", { value: n, selected: n === 4 }, String(n))));
   const rounds = h("select#tour-rounds", {}, numbers(1, 20).map((n) => h("option", { value: n, selected: n === 3 }, String(n))));

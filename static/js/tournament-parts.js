@@ -86,7 +86,8 @@ export function tableCard(view, table, me = null, live = null) {
   const who = (table.participants || []).map((id) => h("li", { class: id === me ? "me" : "" }, nameOf(view, id),
     id === me ? h("span.badge.you", {}, t("tour.you")) : null));
   const leader = leaderLine(view, table, live);
-  return h(`li.tour-table.phase-${table.phase}`, { "data-table": table.number, "data-room": table.room },
+  return h(`li.tour-table.phase-${table.phase}`, { class: live?.length && table.phase !== "over" ? "live" : "",
+    "data-table": table.number, "data-room": table.room },
     h("div.tour-table-head", {},
       h("h3", {}, t("tour.table", { n: table.number })),
       h(`span.tour-table-phase.badge.phase-${table.phase}`, {}, h("span.phase-mark", { "aria-hidden": "true" }, PHASE_MARK[table.phase] || ""),
@@ -103,7 +104,7 @@ const PHASE_MARK = { seating: "○", playing: "▶", over: "✓" };
 export function tablesList(view, me = null, live = () => null) {
   const tables = view.tables || [];
   if (!tables.length) return null;
-  return h("ul.tour-tables", { "data-testid": "tables" }, tables.map((table) => tableCard(view, table, me, live(table.room))));
+  return h("ul.tour-tables", { class: tables.length > 4 ? "many" : "", "data-testid": "tables" }, tables.map((table) => tableCard(view, table, me, live(table.room))));
 }
 
 /** The podium: first, second and third with their place numbers and names, the rest below. */
