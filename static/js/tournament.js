@@ -107,8 +107,9 @@ class TournamentPage {
     replaceChildren(this.root, h("div.page.tour-page", {},
       head, error,
       tournamentPodium(v, "card-panel"),
-      me === null ? this.joinPanel(v) : this.mePanel(v, me),
-      v.you?.host ? this.hostPanel(v) : v.phase === "lobby" ? this.peoplePanel(v) : null,
+      // The host's Start and Next round before a join form; a playing host's table first.
+      me === null ? [v.you?.host ? this.hostPanel(v) : null, this.joinPanel(v)] : [this.mePanel(v, me), v.you?.host ? this.hostPanel(v) : null],
+      !v.you?.host && v.phase === "lobby" ? this.peoplePanel(v) : null,
       h("section.card-panel", { "aria-labelledby": "standings-title" },
         h("h2#standings-title", {}, t("tour.standings")), standingsTable(v, me)),
       v.tables?.length ? h("section.card-panel", { "aria-labelledby": "tables-title" },
@@ -163,13 +164,17 @@ class TournamentPage {
     const active = (v.participants || []).filter((p) => !p.withdrawn);
     return h("section.card-panel.tour-host", { "aria-labelledby": "host-title", "data-testid": "tour-host" },
       h("h2#host-title", {}, t("tour.host_title")),
-      h("p.hint", {}, t("tour.players_count", { n: active.length })),
       v.phase === "lobby" ? h("button.primary.big", { type: "button", key: "tour-start", onclick: () => this.command("start") }, t("tour.start")) : null,
       v.phase === "between" ? h("button.primary.big", { type: "button", key: "tour-next", onclick: () => this.command("next_round") }, t("tour.next_round")) : null,
-      active.length && v.phase !== "over" ? h("ul.people-list.tour-people", {}, active.map((p) => h("li.person", {},
+      v.phase === "playing" ? h("p.hint", {}, t("tour.host_wait")) : null,
+      // Who is in, to remove: open in the lobby, folded once it plays (as the host left it).
+      active.length && v.phase !== "over" ? h("details.tour-manage", { open: this.manageOpen ?? v.phase === "lobby",
+        ontoggle: (e) => (this.manageOpen = e.target.open === (v.phase === "lobby") ? null : e.target.open) },
+      h("summary", { key: "manage" }, t("tour.participants", { n: active.length })),
+      h("ul.people-list.tour-people", {}, active.map((p) => h("li.person", {},
         h("span.person-name", {}, p.name),
         h("button.link", { type: "button", key: `remove-${p.participant}`, onclick: () => {
           if (window.confirm(t("tour.remove_confirm", { name: p.name }))) this.command("remove", { participant: p.participant });
-        } }, t("tour.remove", { name: p.name }))))) : null);
+        } }, t("tour.remove", { name: p.name })))))) : null);
   }
 }

@@ -574,4 +574,5 @@ export const en = {
   "tour.preset": "Rules at every table",
   "tour.even": "All even",
   "tour.deals_itself": "The next round is dealt in a moment.",
+  "tour.host_wait": "Once every table has finished, start the next round here.",
 };

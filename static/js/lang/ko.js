@@ -575,4 +575,5 @@ export const ko = {
   "tour.preset": "모든 테이블의 규칙",
   "tour.even": "모두 동률",
   "tour.deals_itself": "잠시 후 다음 라운드가 시작됩니다.",
+  "tour.host_wait": "모든 테이블이 끝나면 여기서 다음 차전을 시작하세요.",
 };
