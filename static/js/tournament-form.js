@@ -5,17 +5,21 @@ import { h, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, tournamentHosts, ApiError } from "./api.js";
 import { PRESETS } from "./rules-schema.js";
+import { TOURNAMENT_FORM as LIMITS } from "./tournament-form-schema.js";
 import { errorText } from "./errors.js";
 
 const numbers = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const MATCH_ROUNDS_OFFERED = 10; // the server takes more; past ten deals a target score is as good
 
 export function tournamentPanel() {
   const name = h("input#tour-name", { type: "text", maxlength: 32, required: true, autocomplete: "off" });
-  const format = h("select#tour-format", {}, ["swiss", "knockout"].map((f) => h("option", { value: f }, t(`tour.format.${f}`))));
-  const tableSize = h("select#tour-table-size", {}, numbers(3, 10).map((n) => h("option", { value: n, selected: n === 4 }, String(n))));
-  const rounds = h("select#tour-rounds", {}, numbers(1, 20).map((n) => h("option", { value: n, selected: n === 3 }, String(n))));
+  const choices = (key, label = String) => numbers(LIMITS[key].min, LIMITS[key].max)
+    .map((n) => h("option", { value: n, selected: n === LIMITS[key].default }, label(n)));
+  const format = h("select#tour-format", {}, LIMITS.formats.map((f) => h("option", { value: f, selected: f === LIMITS.format }, t(`tour.format.${f}`))));
+  const tableSize = h("select#tour-table-size", {}, choices("table_size"));
+  const rounds = h("select#tour-rounds", {}, choices("rounds"));
   const roundLimit = h("select#tour-round-limit", { "aria-describedby": "tour-round-limit-about" },
-    numbers(0, 10).map((n) => h("option", { value: n, selected: n === 0 }, n ? String(n) : t("tour.round_limit_none"))));
+    choices("round_limit", (n) => (n ? String(n) : t("tour.round_limit_none"))).slice(0, MATCH_ROUNDS_OFFERED + 1));
   const isPublic = h("input#tour-public", { type: "checkbox", checked: true });
   // Its own preset field (not the room form's): the home page names each field once.
   const presetAbout = h("p#tour-preset-about.hint", {}, t("preset.official.about"));
