@@ -21,12 +21,17 @@ export function nameOf(view, id) {
   return names(view).get(id) ?? t("seat.name", { n: id });
 }
 
-/** "Round 2 of 3 is being played", "Waiting to start", … */
+/** "Round 2 of 3 is being played", "Waiting to start", "The final is being played", … A
+ * knockout runs until its final, so its rounds are not counted out of a number. */
 export function phaseText(view) {
+  if (view.format === "knockout" && ["playing", "between"].includes(view.phase)) {
+    return t(view.final ? `tour.phase_final.${view.phase}` : `tour.phase_ko.${view.phase}`, { n: view.round });
+  }
   return t(`tour.phase.${view.phase}`, { n: view.round, m: view.rounds });
 }
 
 export function roundText(view) {
+  if (view.format === "knockout") return view.final ? t("tour.final") : view.round > 0 ? t("tour.round", { n: view.round }) : t("tour.format_short.knockout");
   return view.round > 0 ? t("tour.round_of", { n: view.round, m: view.rounds }) : t("tour.rounds_count", { m: view.rounds });
 }
 

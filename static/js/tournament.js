@@ -142,7 +142,8 @@ class TournamentPage {
     else if (room && table?.phase !== "over" && v.phase === "playing") {
       tableLine = [h("p", {}, t("tour.your_table_is", { n: number })),
         h("a.button.primary.big.play-table", { href: `#/room/${room}`, "data-testid": "play-table" }, t("tour.play", { n: number }))];
-    } else tableLine = h("p", {}, t(v.phase === "between" || table?.phase === "over" ? "tour.wait_next" : "tour.no_table"));
+    } else if (!table && v.format === "knockout" && v.phase === "playing") tableLine = h("p", {}, t("tour.knocked_out"));
+    else tableLine = h("p", {}, t(v.phase === "between" || table?.phase === "over" ? "tour.wait_next" : "tour.no_table"));
     return h("section.card-panel.tour-me", { "aria-labelledby": "me-title", "data-testid": "tour-me" },
       h("h2#me-title", {}, t("tour.you_title", { name: nameOf(v, me) })),
       place && v.phase !== "lobby" ? h("p.tour-place", { "data-testid": "your-place" },

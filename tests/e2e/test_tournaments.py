@@ -331,3 +331,46 @@ def test_the_tournament_screens_speak_korean_and_ukrainian(lang: str, new_page: 
     shot(tv, f"tournament-tv-{lang}")
     shot(phone, f"tournament-phone-{lang}")
     assert {screen: v for screen, v in problems.items() if v} == {}
+
+
+def test_a_knockout_plays_to_its_final_and_tells_who_is_out(new_page: PageFactory,
+                                                          server: Server) -> None:
+    code, host_token = opened(server, "Cup final", format="knockout", table_size=3, advance=1,
+                              round_limit=1)
+    phones = {}
+    for name in NAMES:
+        joined = server.post(f"/api/tournaments/{code}/join", {"name": name})
+        entry = {"token": joined["token"], "participant": joined["participant"]}
+        phone = new_page(viewport=PHONE, storage={f"uno.tentry.{code}": json.dumps(entry)})
+        phone.goto(f"{server.url}/#/t/{code}")
+        expect(phone.get_by_test_id("tour-me")).to_contain_text(f"You: {name}")
+        phones[name] = phone
+    host = new_page(viewport=PHONE,
+                    storage={f"uno.thost.{code}": json.dumps({"token": host_token})})
+    host.goto(f"{server.url}/#/t/{code}")
+    tv = new_page(viewport=TV)
+    tv.goto(f"{server.url}/#/tv/tournament/{code}")
+    expect(tv.get_by_test_id("ttv-round")).to_have_text("Knockout")
+
+    host.get_by_role("button", name="Start the tournament").click()
+    expect(tv.get_by_test_id("ttv-round")).to_have_text("Round 1")
+    expect(phones["Ann"].get_by_test_id("tour-phase")).to_have_text("Round 1 is being played")
+    expect(tv.get_by_test_id("tour-phase")).to_have_text("Between rounds", timeout=PLAY_OUT)
+    host.get_by_role("button", name="Start the next round").click()
+
+    # The best of each table of three meet at the final; the others are told they are out.
+    expect(tv.get_by_test_id("ttv-round")).to_have_text("The final")
+    expect(tv.locator(".tour-table")).to_have_count(1)
+    told = []
+    for phone in phones.values():
+        expect(phone.get_by_test_id("tour-phase")).to_have_text("The final is being played")
+        play = phone.get_by_test_id("play-table")
+        out = phone.get_by_text("You are out of the knockout: follow the rest here.")
+        expect(play.or_(out)).to_be_visible()
+        told.append("play" if play.count() else "out")
+    assert sorted(told) == ["out", "out", "play", "play"], told
+    expect(tv.get_by_test_id("podium")).to_be_visible(timeout=PLAY_OUT)
+    for place in (1, 2, 3):
+        expect(tv.locator(f".podium-step.place-{place}")).to_contain_text(f"#{place}")
+    fits(tv, *TV)
+    shot(tv, "tournament-tv-knockout")

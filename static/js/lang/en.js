@@ -575,4 +575,11 @@ export const en = {
   "tour.even": "All even",
   "tour.deals_itself": "The next round is dealt in a moment.",
   "tour.host_wait": "Once every table has finished, start the next round here.",
+  "tour.round": "Round {n}",
+  "tour.final": "The final",
+  "tour.phase_ko.playing": "Round {n} is being played",
+  "tour.phase_ko.between": "Round {n} is over",
+  "tour.phase_final.playing": "The final is being played",
+  "tour.phase_final.between": "The final is over",
+  "tour.knocked_out": "You are out of the knockout: follow the rest here.",
 };

@@ -576,4 +576,11 @@ export const ko = {
   "tour.even": "모두 동률",
   "tour.deals_itself": "잠시 후 다음 라운드가 시작됩니다.",
   "tour.host_wait": "모든 테이블이 끝나면 여기서 다음 차전을 시작하세요.",
+  "tour.round": "{n}차전",
+  "tour.final": "결승",
+  "tour.phase_ko.playing": "{n}차전 진행 중",
+  "tour.phase_ko.between": "{n}차전 종료",
+  "tour.phase_final.playing": "결승 진행 중",
+  "tour.phase_final.between": "결승 종료",
+  "tour.knocked_out": "녹아웃에서 탈락했습니다: 남은 경기는 여기서 보세요.",
 };

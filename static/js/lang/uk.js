@@ -578,4 +578,11 @@ export const uk = {
   "tour.even": "Усі нарівні",
   "tour.deals_itself": "Наступний тур роздадуть за мить.",
   "tour.host_wait": "Коли всі столи дограють, почніть тут наступне коло.",
+  "tour.round": "Коло {n}",
+  "tour.final": "Фінал",
+  "tour.phase_ko.playing": "Триває коло {n}",
+  "tour.phase_ko.between": "Коло {n} завершено",
+  "tour.phase_final.playing": "Триває фінал",
+  "tour.phase_final.between": "Фінал завершено",
+  "tour.knocked_out": "Ви вибули: стежте за рештою тут.",
 };
