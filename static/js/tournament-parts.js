@@ -119,7 +119,8 @@ export function tournamentPodium(view, panelClass = "") {
   const byId = new Map((view.standings || []).map((s) => [s.participant, s]));
   const step = (id, i) => h(`li.podium-step.place-${i + 1}`, { "data-participant": id },
     h("span.podium-name", {}, nameOf(view, id)),
-    byId.has(id) ? h("span.podium-total", {}, t("tour.points", { n: points(byId.get(id).points) })) : null,
+    // A knockout's places are the final's, not its points: those would only puzzle.
+    byId.has(id) && view.format !== "knockout" ? h("span.podium-total", {}, t("tour.points", { n: points(byId.get(id).points) })) : null,
     h("span.podium-block", {}, h("span.podium-place", {}, t("podium.place", { n: i + 1 }))));
   return h("section.podium-area.tour-podium", { class: panelClass, "aria-labelledby": "podium-title", "data-testid": "podium" },
     h("h2#podium-title", {}, t("tour.podium")),

@@ -281,6 +281,10 @@ def test_the_host_plays_too_removes_one_and_another_withdraws_by_keyboard(
     assert [p["withdrawn"] for p in view["participants"]] == [False, False, True, True]
     for page in (host, *phones.values()):
         fits(page, PHONE[0])
+    # A code that is no tournament's says so, and stops trying.
+    lost = new_page(viewport=PHONE)
+    lost.goto(f"{server.url}/#/t/QQQQQ")
+    expect(lost.get_by_test_id("connection")).to_have_text("There is no tournament with that code.")
 
 
 # Korean in the dark palette, Ukrainian in high contrast (as test_access.py's looks).
