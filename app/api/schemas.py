@@ -105,6 +105,7 @@ class RoomSummary(BaseModel):
     open: bool = Field(description="seats are free and no match is running")
     created_ms: int = Field(0, description="when the room was made (epoch milliseconds)")
     approval: bool = Field(False, description="O-APPROVAL: joining waits for the host")
+    approval_watch: bool = Field(False, description="and so does watching")
     tournament: dict[str, Any] | None = Field(None, description="a tournament's table")
     league: str | None = Field(None, description="the league its matches count in")
     result: dict[str, Any] | None = Field(

@@ -106,6 +106,7 @@ def summary(meta: RoomMeta, game: Game | None, spectators: int) -> dict[str, Any
         "open": phase in (LOBBY, "match_over") and len(meta.seats) < meta.max_players,
         "created_ms": meta.created_ms,
         "approval": meta.approval,
+        "approval_watch": meta.approval_watch,
         "tournament": meta.tournament,
         "league": meta.league,
         # Once the match is over, its result (places, scores): a tournament reads its tables'.

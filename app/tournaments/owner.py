@@ -30,6 +30,7 @@ from .record import table_outcome
 from .service import NotOwner, TournamentService, UnknownTournament
 
 log = logging.getLogger("uno.tournaments")
+OPEN_AT_ONCE = 10  # tables opened side by side: a round of 50 is seated in a few crossings
 SUMMARY_SECONDS = 3.0  # a table's summary taking longer is asked for again at the next step
 
 
@@ -134,9 +135,10 @@ class TournamentOwner:
         if course.phase != PLAYING:
             return
         round_no = len(course.rounds)
-        for table in course.rounds[-1]:
-            if not table.room:
-                await self._open(code, row.rules, course, table, generation)
+        unopened = [table for table in course.rounds[-1] if not table.room]
+        for start in range(0, len(unopened), OPEN_AT_ONCE):
+            await self._open(code, row.rules, course, unopened[start:start + OPEN_AT_ONCE],
+                             generation)
         over = False
         for table in course.rounds[-1]:
             if not table.room or table.result is not None:
@@ -151,22 +153,29 @@ class TournamentOwner:
             await self._leases.release(code)
             log.info("tournament %s is over", code)
 
-    async def _open(self, code: str, tables: dict[str, Any], course: Course, table: Table,
-                    generation: int) -> None:
-        service = self._service
-        window = max(5.0, 3 * self._settings.tournament_seconds)
-        present = await service.store.present(code, window) | set(self._connected(code))
-        room = await self._registry.create(table_spec(tables, course, code, table, present))
+    async def _open(self, code: str, tables: dict[str, Any], course: Course,
+                    batch: list[Table], generation: int) -> None:
+        """Open ``batch``'s tables side by side, then write them into the course at once."""
+        present = await self._present(code)
+        rooms = await asyncio.gather(*(
+            self._registry.create(table_spec(tables, course, code, table, present))
+            for table in batch))
         round_no = len(course.rounds)
 
         def seated(stored: Course) -> None:
-            now = stored.rounds[round_no - 1][table.number - 1] if len(
-                stored.rounds) >= round_no else None
-            if now is not None and not now.room and len(stored.rounds) == round_no:
-                stored.seated(table.number, room, present)
+            if len(stored.rounds) != round_no:
+                return
+            for table, room in zip(batch, rooms, strict=True):
+                if not stored.rounds[-1][table.number - 1].room:
+                    stored.seated(table.number, room, present)
 
-        changed = await service.change(code, seated, generation=generation)
-        table.room = changed.course.rounds[round_no - 1][table.number - 1].room
+        changed = await self._service.change(code, seated, generation=generation)
+        for table in batch:
+            table.room = changed.course.rounds[round_no - 1][table.number - 1].room
+
+    async def _present(self, code: str) -> set[str]:
+        window = max(5.0, 3 * self._settings.tournament_seconds)
+        return await self._service.store.present(code, window) | set(self._connected(code))
 
     async def _read_result(self, code: str, round_no: int, table: Table, generation: int
                            ) -> bool:

@@ -12,6 +12,8 @@ worker; the rounds' work (opening tables, reading their results) is the owner's 
 
 from __future__ import annotations
 
+import asyncio
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -75,6 +77,14 @@ class Changed:
     woken: list[Callable[[str], None]] = field(default_factory=list)
 
 
+@dataclass(slots=True)
+class _Turn:
+    """The changes of one tournament waiting on this worker, one at a time."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 def wall_ms() -> int:
     return int(time.time() * 1000)
 
@@ -85,6 +95,9 @@ class TournamentService:
         self.settings = settings
         # Told of every change made here (the owner, if it runs here; this worker's sockets).
         self.on_change: list[Callable[[str], None]] = []
+        # One change at a time per tournament on this worker: thirty phones joining from the
+        # party screen's QR code at once would otherwise mostly redo each other's reads.
+        self._turns: dict[str, _Turn] = {}
 
     async def create(self, opening: Opening) -> tuple[str, str]:
         """A new tournament: its code and the host's token (only its hash is kept)."""
@@ -179,7 +192,22 @@ class TournamentService:
                      generation: int | None = None) -> Changed:
         """Apply ``work`` to the stored course and write it, again on a newer course while
         another write got in first (TournamentError from ``work``: nothing written)."""
-        for _ in range(CHANGE_ATTEMPTS):
+        key = code.upper()
+        turn = self._turns.setdefault(key, _Turn())
+        turn.users += 1
+        try:
+            async with turn.lock:
+                return await self._change(code, work, generation)
+        finally:
+            turn.users -= 1
+            if not turn.users:
+                del self._turns[key]
+
+    async def _change(self, code: str, work: Callable[[Course], Any], generation: int | None
+                      ) -> Changed:
+        for attempt in range(CHANGE_ATTEMPTS):
+            if attempt:  # another worker wrote meanwhile: let it finish its turn
+                await asyncio.sleep(random.uniform(0, 0.005 * attempt))
             row, course = await self.load(code)
             if row.finished:
                 raise TournamentError("wrong_phase", "this tournament is over")

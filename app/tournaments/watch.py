@@ -44,8 +44,12 @@ def you(course: Course, follower: Follower) -> dict[str, Any]:
             "table": None if table is None else {"room": table.room, "token": follower.token}}
 
 
-def state_frame(view: dict[str, Any], course: Course, follower: Follower) -> str:
-    return compact_json({"type": "state", "state": {**view, "you": you(course, follower)}})
+def state_frame(view: dict[str, Any] | str, course: Course, follower: Follower) -> str:
+    """A state frame for ``follower``; ``view`` may come encoded already (one encoding for
+    every socket of a tournament, only ``you`` apart)."""
+    encoded = view if isinstance(view, str) else compact_json(view)
+    return (f'{{"type":"state","state":{encoded[:-1]},"you":'
+            f'{compact_json(you(course, follower))}}}}}')
 
 
 class TournamentWatch:
@@ -119,7 +123,7 @@ class TournamentWatch:
         self._sent[code] = (row.revision, course)
         frames = [compact_json({"type": "event", "event": event})
                   for event in changes(seen[1] if seen else None, course)]
-        view = tournament_view(row.code, row.name, course)
+        view = compact_json(tournament_view(row.code, row.name, course))
         for follower in list(self._followers.get(code, ())):
             for frame in frames:
                 follower.send(frame)

@@ -1,8 +1,8 @@
 // The table page: connects, keeps the model, renders, and turns clicks and keys into commands.
 import { h, replaceChildren } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
-import { seats as seatStore, watchers } from "./api.js";
-import { mountJoinPrompt } from "./join.js";
+import { api, seats as seatStore, watchers } from "./api.js";
+import { mountJoinPrompt, mountWatchPrompt } from "./join.js";
 import { TableConnection } from "./connection.js";
 import { TableModel } from "./model.js";
 import { seatOrder, seatTile, centerArea } from "./table-seats.js";
@@ -33,6 +33,23 @@ export function mountTable(root, { code, mode }) {
   if (mode === "play" && !seat) return mountJoinPrompt(root, code);
   // A named spectator (O-QUEUE) watches with their own token.
   const token = seat ? seat.token : mode === "watch" ? watchers.get(code)?.token ?? null : null;
+  if (mode === "watch" && !token) {
+    // O-APPROVAL: a room that lets spectators in by approval is asked first, with a name.
+    let unmount = null;
+    let gone = false;
+    api.room(code).then((room) => room.approval_watch, () => false).then((ask) => {
+      if (gone) return;
+      unmount = ask ? mountWatchPrompt(root, code) : mountView(root, code, mode, null);
+    });
+    return () => {
+      gone = true;
+      unmount?.();
+    };
+  }
+  return mountView(root, code, mode, token);
+}
+
+function mountView(root, code, mode, token) {
   const view = new TableView(root, code, mode, token);
   view.start();
   return () => view.stop();

@@ -197,3 +197,23 @@ def test_play_now_seats_two_people_at_one_table(new_page: PageFactory, server: S
     if first["players"] < first["max_players"]:
         assert codes[0] == codes[1]
         expect(page.locator(".lobby-seats")).to_contain_text("Quinn")
+
+
+def test_a_spectator_asks_to_watch_a_room_by_approval_and_is_let_in(new_page: PageFactory,
+                                                                     server: Server) -> None:
+    room = server.post("/api/rooms", {"name": "Ann", "approval": True, "approval_watch": True})
+    code = room["code"]
+    ann = seated(new_page, server, code, room["token"], 0)
+    eve = new_page(viewport=(390, 844))
+    eve.goto(f"{server.url}/#/watch/{code}")
+    expect(eve.get_by_role("heading", name=f"Ask to watch room {code}")).to_be_visible()
+    assert not violations(eve), violations(eve)
+    eve.get_by_label("Your name").fill("Eve")
+    eve.get_by_role("button", name="Ask to watch").click()
+    expect(eve.locator(".waiting-screen")).to_contain_text("Waiting for the host to let you in…")
+    people = ann.get_by_test_id("people-panel")
+    expect(people.locator(".requests .person-name")).to_have_text([re.compile("Eve")])
+    people.get_by_role("button", name="Admit Eve").click()
+    expect(eve.locator(".waiting-screen")).to_have_count(0)
+    expect(eve.locator(".lobby-seats")).to_contain_text("Ann")  # the table, as a spectator
+    assert fits(eve)

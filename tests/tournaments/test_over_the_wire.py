@@ -5,6 +5,7 @@ and what a stranger may not do. tests/cluster/test_tournaments.py runs them on t
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
@@ -231,3 +232,17 @@ async def test_a_table_of_several_rounds_deals_each_next_round_itself_with_nobod
     (tables,) = await tournament.play_out()
     summary = await table_result(server, tables[0]["room"])
     assert summary["host"] is None and summary["result"]["rounds"] == 3
+
+
+async def test_thirty_phones_joining_from_the_qr_code_at_once_all_get_in(
+    server: ServerProcess,
+) -> None:
+    tournament = await open_tournament([server], rounds=1)
+    answers = await asyncio.gather(*(
+        tournament.http("POST", f"/api/tournaments/{tournament.code}/join", name=f"Guest {i}")
+        for i in range(30)))
+    assert [a.status_code for a in answers] == [200] * 30
+    view = await tournament.view()
+    assert sorted(p["name"] for p in view["participants"]) == sorted(
+        f"Guest {i}" for i in range(30))
+    assert len({a.json()["participant"] for a in answers}) == 30

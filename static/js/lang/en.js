@@ -21,6 +21,9 @@ export const en = {
   "profile.save": "Save",
   "profile.saved": "Saved. Your results now count for {name}.",
   "profile.playing_as": "Playing as {name}",
+  "watch_ask.title": "Ask to watch room {code}",
+  "watch_ask.prompt": "The host lets spectators into this room. Give your name and wait for their answer.",
+  "watch_ask.submit": "Ask to watch",
   "profile.name_needed": "Enter a name first.",
 
   "create.title": "Create a room",

@@ -22,6 +22,9 @@ export const ko = {
   "profile.save": "저장",
   "profile.saved": "저장했습니다. 이제 {name} 이름으로 기록됩니다.",
   "profile.playing_as": "{name}(으)로 플레이 중",
+  "watch_ask.title": "{code} 방 관전 요청",
+  "watch_ask.prompt": "이 방은 호스트가 관전자를 승인합니다. 이름을 입력하고 답을 기다리세요.",
+  "watch_ask.submit": "관전 요청",
   "profile.name_needed": "먼저 이름을 입력하세요.",
 
   "create.title": "방 만들기",

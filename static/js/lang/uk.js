@@ -24,6 +24,9 @@ export const uk = {
   "profile.save": "Зберегти",
   "profile.saved": "Збережено. Тепер результати рахуються для {name}.",
   "profile.playing_as": "Ви граєте як {name}",
+  "watch_ask.title": "Попросити дозволу дивитися кімнату {code}",
+  "watch_ask.prompt": "Господар сам впускає глядачів у цю кімнату. Назвіться й дочекайтеся відповіді.",
+  "watch_ask.submit": "Попросити дивитися",
   "profile.name_needed": "Спершу введіть ім'я.",
 
   "create.title": "Створити кімнату",
