@@ -22,9 +22,8 @@ class TournamentPage {
     this.code = code;
     this.status = "connecting";
     this.detail = null;
-    this.message = "";
+    this.errorEl = h("p.form-error", { role: "alert" });
     this.view = null;
-    this.joinName = profile.get().name || "";
     this.feed = new TournamentFeed(code, {
       onChange: (view) => this.changed(view),
       onEvent: (event, view) => announce(tournamentNews(event, view)),
@@ -35,7 +34,14 @@ class TournamentPage {
 
   start() {
     regions();
-    this.langOff = onLangChange(() => this.render());
+    // The alert stays put (a re-inserted alert is said again); the rest is drawn anew.
+    this.headEl = h("header.tour-head");
+    this.bodyEl = h("div.tour-body");
+    this.root.replaceChildren(h("div.page.tour-page", {}, this.headEl, this.errorEl, this.bodyEl));
+    this.langOff = onLangChange(() => {
+      this.joinForm = null; // built again in the new language
+      this.render();
+    });
     this.feed.start();
     window.unoTournament = this.feed; // lets the browser tests drop the sockets
     this.render();
@@ -57,13 +63,13 @@ class TournamentPage {
     this.render();
   }
 
+  /** One alert element for the page: re-rendering never says an old problem again. */
   problem(text) {
-    this.message = text;
-    this.render();
+    if (this.errorEl.textContent !== text) this.errorEl.textContent = text;
   }
 
   command(type, extra = {}) {
-    this.message = "";
+    this.problem("");
     if (!this.feed.send({ type, ...extra })) this.problem(t("error.network"));
   }
 
@@ -72,7 +78,7 @@ class TournamentPage {
       this.problem(t("profile.name_needed"));
       return;
     }
-    this.message = "";
+    this.problem("");
     try {
       const body = { name };
       const key = profile.get().key;
@@ -80,6 +86,7 @@ class TournamentPage {
       const joined = await api.joinTournament(this.code, body);
       profile.save({ ...profile.get(), name });
       tournamentEntries.save(this.code, { token: joined.token, participant: joined.participant });
+      this.focusMe = true; // the form goes: the keyboard lands on what replaces it
       announce(t("tour.joined_as", { name }));
       this.feed.start();
     } catch (error) {
@@ -91,21 +98,16 @@ class TournamentPage {
 
   render() {
     const v = this.view;
-    const head = h("header.tour-head", {},
+    replaceChildren(this.headEl,
       h("h1", {}, v ? v.name : t("tour.code_title", { code: this.code })),
       h("p.tour-meta", {},
         h("span.tour-code", {}, t("tour.code", { code: this.code })),
         v ? [" · ", t(`tour.format_short.${v.format}`), " · ", roundText(v)] : null),
       v ? h("p.tour-phase", { "data-testid": "tour-phase" }, phaseText(v)) : null,
       tournamentStatus(this.status, this.detail, this.code));
-    const error = h("p.form-error", { role: "alert" }, this.message);
-    if (!v) {
-      replaceChildren(this.root, h("div.page.tour-page", {}, head, error));
-      return;
-    }
+    if (!v) return;
     const me = v.you?.participant ?? null;
-    replaceChildren(this.root, h("div.page.tour-page", {},
-      head, error,
+    replaceChildren(this.bodyEl,
       tournamentPodium(v, "card-panel"),
       // The host's Start and Next round before a join form; a playing host's table first.
       me === null ? [v.you?.host ? this.hostPanel(v) : null, this.joinPanel(v)] : [this.mePanel(v, me), v.you?.host ? this.hostPanel(v) : null],
@@ -115,18 +117,29 @@ class TournamentPage {
       v.tables?.length ? h("section.card-panel", { "aria-labelledby": "tables-title" },
         h("h2#tables-title", {}, t("tour.tables", { n: v.round })), tablesList(v, me)) : null,
       h("p.tour-links", {},
-        h("a.button.secondary", { href: `#/tv/tournament/${this.code}` }, t("tour.party_screen")))));
+        h("a.button.secondary", { href: `#/tv/tournament/${this.code}` }, t("tour.party_screen"))));
+    if (this.focusMe && me !== null) {
+      this.focusMe = false;
+      this.bodyEl.querySelector("#me-title")?.focus();
+    }
   }
 
+  /** The join form is built once and moved between renders, so typing in it is never lost. */
   joinPanel(v) {
     if (v.phase === "over") return null;
-    const input = h("input#tour-join-name", { type: "text", maxlength: 32, required: true, autocomplete: "nickname",
-      value: this.joinName, key: "join-name", oninput: (e) => (this.joinName = e.target.value) });
-    return h("form.card-panel.tour-join", { "aria-labelledby": "join-title", onsubmit: (e) => { e.preventDefault(); this.join(input.value.trim()); } },
+    if (!this.joinForm) {
+      const input = h("input#tour-join-name", { type: "text", maxlength: 32, required: true, autocomplete: "nickname",
+        value: profile.get().name || "" });
+      this.hostNote = h("p.hint", {}, t("tour.host_note"));
+      this.joinForm = h("form.card-panel.tour-join", { "aria-labelledby": "join-title",
+        onsubmit: (e) => { e.preventDefault(); this.join(input.value.trim()); } },
       h("h2#join-title", {}, t("tour.join_title")),
-      v.you?.host ? h("p.hint", {}, t("tour.host_note")) : null,
+      this.hostNote,
       h("div.field", {}, h("label", { for: "tour-join-name" }, t("profile.name")), input),
-      h("button.primary", { type: "submit", key: "tour-join" }, t("tour.join")));
+      h("button.primary", { type: "submit" }, t("tour.join")));
+    }
+    this.hostNote.hidden = !v.you?.host;
+    return this.joinForm;
   }
 
   mePanel(v, me) {
@@ -145,7 +158,7 @@ class TournamentPage {
     } else if (!table && v.format === "knockout" && v.phase === "playing") tableLine = h("p", {}, t("tour.knocked_out"));
     else tableLine = h("p", {}, t(v.phase === "between" || table?.phase === "over" ? "tour.wait_next" : "tour.no_table"));
     return h("section.card-panel.tour-me", { "aria-labelledby": "me-title", "data-testid": "tour-me" },
-      h("h2#me-title", {}, t("tour.you_title", { name: nameOf(v, me) })),
+      h("h2#me-title", { tabindex: "-1" }, t("tour.you_title", { name: nameOf(v, me) })),
       place && v.phase !== "lobby" ? h("p.tour-place", { "data-testid": "your-place" },
         t("tour.your_place", { place: place.place, points: points(place.points) })) : null,
       tableLine,

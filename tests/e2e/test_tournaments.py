@@ -251,6 +251,7 @@ def test_the_host_plays_too_removes_one_and_another_withdraws_by_keyboard(
         phone.keyboard.press("Enter")  # the form is sent from the keyboard
         expect(phone.get_by_test_id("tour-me")).to_be_visible()
         expect(phone.get_by_test_id("live-polite")).to_contain_text(f"You joined as {name}.")
+        expect(phone.locator("#me-title")).to_be_focused()  # where the form was
         phones[name] = phone
     expect(host.locator(".tour-host .person-name")).to_have_text(["Hal", "Eve", "Fay", "Gus"])
     # A public tournament is listed on the home page, to open from there.
