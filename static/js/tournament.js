@@ -70,6 +70,8 @@ class TournamentPage {
 
   command(type, extra = {}) {
     this.problem("");
+    // Start, Next round and Withdraw go once they are done: the keyboard is not left nowhere.
+    this.focusAfter = type === "withdraw" ? "#me-title" : "#host-title";
     if (!this.feed.send({ type, ...extra })) this.problem(t("error.network"));
   }
 
@@ -122,6 +124,9 @@ class TournamentPage {
       this.focusMe = false;
       this.bodyEl.querySelector("#me-title")?.focus();
     }
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (this.focusAfter && lost) this.bodyEl.querySelector(this.focusAfter)?.focus();
+    if (lost) this.focusAfter = null;
   }
 
   /** The join form is built once and moved between renders, so typing in it is never lost. */
@@ -177,7 +182,7 @@ class TournamentPage {
   hostPanel(v) {
     const active = (v.participants || []).filter((p) => !p.withdrawn);
     return h("section.card-panel.tour-host", { "aria-labelledby": "host-title", "data-testid": "tour-host" },
-      h("h2#host-title", {}, t("tour.host_title")),
+      h("h2#host-title", { tabindex: "-1" }, t("tour.host_title")),
       v.phase === "lobby" ? h("button.primary.big", { type: "button", key: "tour-start", onclick: () => this.command("start") }, t("tour.start")) : null,
       v.phase === "between" ? h("button.primary.big", { type: "button", key: "tour-next", onclick: () => this.command("next_round") }, t("tour.next_round")) : null,
       v.phase === "playing" ? h("p.hint", {}, t("tour.host_wait")) : null,

@@ -277,6 +277,7 @@ def test_the_host_plays_too_removes_one_and_another_withdraws_by_keyboard(
     phones["Gus"].keyboard.press("Space")
     expect(phones["Gus"].get_by_test_id("tour-me")).to_contain_text(
         "You withdrew from the tournament.")
+    expect(phones["Gus"].locator("#me-title")).to_be_focused()
     expect(host.locator(".tour-host .person-name")).to_have_text(["Hal", "Eve"])
     view = get(server, f"/api/tournaments/{code}")
     assert [p["withdrawn"] for p in view["participants"]] == [False, False, True, True]
