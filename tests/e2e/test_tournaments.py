@@ -161,6 +161,9 @@ def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
     # follows each table to its end and the standings with it.
     finished = tv.locator(".tour-table.phase-over")
     expect(finished).not_to_have_count(0, timeout=PLAY_OUT)
+    # The first table to finish has moved the standings, on the screen, with no reload.
+    tv.wait_for_function("[...document.querySelectorAll('table.standings td.points')]"
+                         ".some((cell) => cell.textContent !== '0')")
     expect(finished.first.get_by_test_id("leader")).to_contain_text("Won: ")
     expect(finished).to_have_count(2, timeout=PLAY_OUT)
     expect(tv.get_by_test_id("tour-phase")).to_have_text("Between rounds")
@@ -221,6 +224,10 @@ def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
         "(el) => parseFloat(getComputedStyle(el).fontSize)")
     assert size >= 0.03 * 2160, size  # read from across the room
     shot(tv4k, "tournament-tv-4k")
+    laptop = new_page(viewport=(1366, 768))
+    laptop.goto(f"{server.url}/#/tv/tournament/{code}")
+    expect(laptop.get_by_test_id("podium")).to_be_visible()
+    fits(laptop, 1366, 768)
     assert {screen: v for screen, v in problems.items() if v} == {}
 
 
