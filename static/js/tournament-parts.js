@@ -99,7 +99,7 @@ export function tableCard(view, table, me = null, live = null) {
         t(`tour.table_phase.${table.phase}`))),
     h("ul.tour-table-people", {}, who, table.bots ? h("li.muted", {}, t("tour.bots", { n: table.bots })) : null),
     leader ? h("p.tour-leader", { "data-testid": "leader" }, leader) : null,
-    table.room ? h("a.button.secondary.watch-table", { href: `#/watch/${table.room}` }, t("tour.watch", { n: table.number })) : null);
+    table.room ? h("a.button.secondary.watch-table", { href: `#/watch/${table.room}`, key: `watch-${table.number}` }, t("tour.watch", { n: table.number })) : null);
 }
 
 // A shape beside each table's phase word, for a glance from across the room (not a colour).
