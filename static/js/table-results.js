@@ -111,13 +111,13 @@ export function resultsPanel(model, actions) {
     result ? podium(s, result, me) : null,
     Array.isArray(last.teams) ? teamScores(s, last.teams, last.team_scores, last.winning_teams, me) : null,
     handsTable(s, last, me),
-    !result && isHost
+    !result && isHost && !tournament
       ? h("button.primary", { key: "next-round", onclick: () => actions.nextRound() }, t("round.next"))
       : null,
-    !result && !isHost ? h("p.muted", {}, t(tournament ? "tour.deals_itself" : "round.waiting_next")) : null,
+    !result && (!isHost || tournament) ? h("p.muted", {}, t(tournament ? "tour.deals_itself" : "round.waiting_next")) : null,
     result ? h("div.form-buttons", {},
       tournament ? h("a.button.primary", { href: `#/t/${tournament}` }, t("tour.back", { code: tournament })) : null,
-      isHost ? h("button.primary", { key: "rematch", onclick: () => actions.rematch() }, t("match.rematch")) : null,
+      isHost && !tournament ? h("button.primary", { key: "rematch", onclick: () => actions.rematch() }, t("match.rematch")) : null,
       !isHost && me !== null && !tournament ? h("p.muted", {}, t("match.waiting_rematch")) : null,
       s.match ? h("a.button.secondary", { href: `#/match/${s.match}` }, t("match.details")) : null,
       h("a.button.secondary", { href: "#/" }, t("nav.home"))) : null);

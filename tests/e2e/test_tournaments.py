@@ -212,6 +212,7 @@ def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
     results = phones[0].locator("section.results")
     expect(results.get_by_role("heading", name="Match over")).to_be_visible()
     expect(results).not_to_contain_text("Waiting for the host")
+    expect(results.get_by_role("button", name="Rematch")).to_have_count(0)
     results.get_by_role("link", name=f"Tournament {code}").click()
     expect(phones[0].get_by_test_id("podium")).to_be_visible()
     shot(phones[1], "tournament-phone-podium")
