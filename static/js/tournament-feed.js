@@ -34,8 +34,9 @@ export class TournamentFeed {
       if (this.sockets[role]) continue;
       const socket = new TableConnection({
         code: this.code, token, path: "tournaments",
-        onFrame: (frame) => this.receive(role, frame),
-        onStatus: (status, detail) => this.status(role, status, detail),
+        // A socket this feed let go of may still say something on its way out: not heard.
+        onFrame: (frame) => { if (this.sockets[role] === socket) this.receive(role, frame); },
+        onStatus: (status, detail) => { if (this.sockets[role] === socket) this.status(role, status, detail); },
       });
       this.sockets[role] = socket;
       socket.connect();

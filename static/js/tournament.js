@@ -163,7 +163,7 @@ class TournamentPage {
     } else if (!table && v.format === "knockout" && v.phase === "playing") tableLine = h("p", {}, t("tour.knocked_out"));
     else tableLine = h("p", {}, t(v.phase === "between" || table?.phase === "over" ? "tour.wait_next" : "tour.no_table"));
     return h("section.card-panel.tour-me", { "aria-labelledby": "me-title", "data-testid": "tour-me" },
-      h("h2#me-title", { tabindex: "-1" }, t("tour.you_title", { name: nameOf(v, me) })),
+      h("h2#me-title", { tabindex: "-1", key: "me-title" }, t("tour.you_title", { name: nameOf(v, me) })),
       place && v.phase !== "lobby" ? h("p.tour-place", { "data-testid": "your-place" },
         t("tour.your_place", { place: place.place, points: points(place.points) })) : null,
       tableLine,
@@ -182,7 +182,7 @@ class TournamentPage {
   hostPanel(v) {
     const active = (v.participants || []).filter((p) => !p.withdrawn);
     return h("section.card-panel.tour-host", { "aria-labelledby": "host-title", "data-testid": "tour-host" },
-      h("h2#host-title", { tabindex: "-1" }, t("tour.host_title")),
+      h("h2#host-title", { tabindex: "-1", key: "host-title" }, t("tour.host_title")),
       v.phase === "lobby" ? h("button.primary.big", { type: "button", key: "tour-start", onclick: () => this.command("start") }, t("tour.start")) : null,
       v.phase === "between" ? h("button.primary.big", { type: "button", key: "tour-next", onclick: () => this.command("next_round") }, t("tour.next_round")) : null,
       v.phase === "playing" ? h("p.hint", {}, t("tour.host_wait")) : null,
