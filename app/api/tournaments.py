@@ -15,6 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.codes import Close, Err
 from app.engine import InvalidRules
+from app.rooms.codes import token_hash
 from app.rooms.spec import RoomSpec
 from app.tournaments.commands import NextRound, Remove, Start, TournamentCommand, Who, Withdraw
 from app.tournaments.progress import Settings as CourseSettings
@@ -177,7 +178,7 @@ async def tournament_socket(ws: WebSocket, code: str) -> None:
         if who is None:
             await ws.close(Close.BAD_TOKEN, "this token is nobody's in this tournament")
             return
-        if query.token is not None and not sockets.claim(ticket, query.token):
+        if query.token is not None and not sockets.claim(ticket, token_hash(query.token)):
             await ws.close(Close.TOO_MANY_SOCKETS, "too many sockets for one person")
             return
         conn = Connection(ws, None, services.settings.send_buffer_bytes)

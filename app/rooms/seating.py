@@ -207,6 +207,8 @@ def pass_host(state: RoomState, now: int, grace_seconds: float) -> Outcome | Non
     away longer than ``grace_seconds``); None: it stays (or nobody could take it)."""
     meta = state.meta
     old = meta.host
+    if old is None and meta.tournament is not None:
+        return None  # a tournament's table: nobody hosts it, ever (no kicks, no rematch)
     if not _gone(meta, old, now, grace_seconds * 1000):
         return None
     heir = _heir(meta, old)

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.rooms.client import connect
 from tests.server_fixture import ServerProcess, running_server
 
 from .wire import (
@@ -246,3 +247,24 @@ async def test_thirty_phones_joining_from_the_qr_code_at_once_all_get_in(
     assert sorted(p["name"] for p in view["participants"]) == sorted(
         f"Guest {i}" for i in range(30))
     assert len({a.json()["participant"] for a in answers}) == 30
+
+
+async def test_nobody_at_a_tournament_table_becomes_its_host_and_may_kick_a_tablemate(
+    server: ServerProcess,
+) -> None:
+    tournament = await with_people([server], 3, rounds=1, table_size=3, round_limit=3)
+    await tournament.send("start")
+    await tournament.seated()
+    player = tournament.entrants[0]
+    assert player.socket is not None
+    you = await player.socket.wait_for(lambda f: f["type"] == "state"
+                                       and f["state"]["you"]["table"] is not None)
+    table = you["state"]["you"]["table"]
+    seat = await connect(server, table["room"], table["token"])
+    state = await seat.state()
+    await asyncio.sleep(0.5)  # past the host's grace (0.2 s here): a host would be named now
+    other = next(s["seat"] for s in state["seats"] if s["seat"] != state["you"]["seat"])
+    refused = await seat.cmd("kick", seat=other)
+    assert (refused["type"], refused["code"]) == ("error", "forbidden")
+    assert (await seat.state())["host"] is None
+    await seat.close()
