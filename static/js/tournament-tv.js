@@ -40,6 +40,9 @@ class TournamentTv {
     this.side = h("aside.ttv-side.ttv-panel", { "aria-labelledby": "ttv-join-title" });
     this.root.replaceChildren(h("section.tournament-tv", { "data-testid": "tournament-tv" },
       this.head, h("div.ttv-layout", {}, this.standings, this.middle, this.side)));
+    // How long the round has been played, kept by a ticker (wall clock: round_started_ms).
+    this.clock = h("p.ttv-clock", { "data-testid": "ttv-clock", hidden: true });
+    this.ticker = setInterval(() => this.tick(), 1000);
     this.renderSide();
     this.langOff = onLangChange(() => { this.renderSide(); this.render(); });
     this.feed.start();
@@ -49,6 +52,7 @@ class TournamentTv {
 
   stop() {
     this.langOff?.();
+    clearInterval(this.ticker);
     clearTimeout(this.soon);
     this.live.stop();
     this.feed.stop();
@@ -72,6 +76,16 @@ class TournamentTv {
       this.count);
   }
 
+  tick() {
+    const v = this.view;
+    const started = v?.round_started_ms;
+    this.clock.hidden = !(v?.phase === "playing" && typeof started === "number");
+    if (this.clock.hidden) return;
+    const total = Math.max(0, Math.floor((Date.now() - started) / 1000));
+    const text = t("tour.clock", { time: `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}` });
+    if (this.clock.textContent !== text) this.clock.textContent = text;
+  }
+
   /** Bots play fast: the live tables redraw the screen a few times a second at most. */
   renderSoon() {
     if (this.soon) return;
@@ -84,7 +98,9 @@ class TournamentTv {
       h("h1.ttv-title", {}, v ? v.name : this.code),
       v ? h("p.ttv-round", { "data-testid": "ttv-round" }, roundText(v)) : null,
       v ? h("p.ttv-phase", { "data-testid": "tour-phase" }, t(`tour.stage.${v.phase}`)) : null,
+      this.clock,
       tournamentStatus(this.status, this.detail, this.code));
+    this.tick();
     if (!v) return;
     this.live.follow((v.tables || []).filter((table) => table.phase === "playing").map((table) => table.room));
     const active = (v.participants || []).filter((p) => !p.withdrawn).length;

@@ -120,6 +120,7 @@ def test_a_tournament_from_the_home_page_to_the_podium(new_page: PageFactory,
     host.get_by_role("button", name="Start the tournament").click()
     expect(tv.get_by_test_id("ttv-round")).to_have_text("Round 1 of 2")
     expect(tv.locator(".tour-table")).to_have_count(2)
+    expect(tv.get_by_test_id("ttv-clock")).to_have_text(re.compile(r"^Playing for \d+:\d\d$"))
     rooms = {}
     for phone, name in zip(phones, NAMES, strict=True):
         play = phone.get_by_test_id("play-table")

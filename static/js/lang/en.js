@@ -585,4 +585,5 @@ export const en = {
   "tour.phase_final.playing": "The final is being played",
   "tour.phase_final.between": "The final is over",
   "tour.knocked_out": "You are out of the knockout: follow the rest here.",
+  "tour.clock": "Playing for {time}",
 };

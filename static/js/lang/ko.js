@@ -586,4 +586,5 @@ export const ko = {
   "tour.phase_final.playing": "결승 진행 중",
   "tour.phase_final.between": "결승 종료",
   "tour.knocked_out": "녹아웃에서 탈락했습니다: 남은 경기는 여기서 보세요.",
+  "tour.clock": "{time} 진행",
 };

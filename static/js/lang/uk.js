@@ -588,4 +588,5 @@ export const uk = {
   "tour.phase_final.playing": "Триває фінал",
   "tour.phase_final.between": "Фінал завершено",
   "tour.knocked_out": "Ви вибули: стежте за рештою тут.",
+  "tour.clock": "Грають уже {time}",
 };
