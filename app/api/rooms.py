@@ -191,10 +191,15 @@ async def room_qr(code: str, request: Request, services: ServicesDep) -> Respons
     """The room's join link as a QR code (an SVG image), for the party screen: a phone that
     scans it opens the room's page and joins with a name."""
     room = await find_room(services, code, services.client(request))
-    link = f"{str(request.base_url).rstrip('/')}/#/room/{room.code}"
+    return qr_response(f"{str(request.base_url).rstrip('/')}/#/room/{room.code}",
+                       f"Join room {room.code}")
+
+
+def qr_response(link: str, title: str) -> Response:
+    """``link`` as a QR code (an SVG image) a phone can scan from across the room."""
     svg = io.BytesIO()
     segno.make(link, error="m").save(svg, kind="svg", scale=10, border=2, xmldecl=False,
-                                     svgns=True, title=f"Join room {room.code}")
+                                     svgns=True, title=title)
     return Response(svg.getvalue(), media_type="image/svg+xml",
                     headers={"Cache-Control": "public, max-age=300"})
 

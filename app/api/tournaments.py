@@ -4,14 +4,11 @@ Within the same limits per client as rooms (creating counts as a room, joining a
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Any
 
-import segno
 from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import ValidationError
-from starlette.websockets import WebSocketDisconnect
 
 from app.codes import Close, Err
 from app.engine import InvalidRules
@@ -26,7 +23,7 @@ from .connection import Connection
 from .deps import Services, ServicesDep
 from .errors import ApiError
 from .limits import RateLimiter
-from .rooms import count_room, count_token, league_rules
+from .rooms import count_room, count_token, league_rules, qr_response
 from .schemas import ERRORS
 from .tournament_schemas import (
     MESSAGE,
@@ -38,7 +35,7 @@ from .tournament_schemas import (
     TournamentCreated,
     TournamentJoined,
 )
-from .ws import forget_the_handshake, socket_query
+from .ws import forget_the_handshake, next_text, socket_query
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"], responses=ERRORS)
 socket_router = APIRouter()
@@ -120,12 +117,8 @@ async def tournament_qr(code: str, request: Request, services: ServicesDep) -> R
         view = await tournaments(services).view(code)
     except TournamentError as exc:
         raise refused(exc) from None
-    link = f"{str(request.base_url).rstrip('/')}/#/t/{view['code']}"
-    svg = io.BytesIO()
-    segno.make(link, error="m").save(svg, kind="svg", scale=10, border=2, xmldecl=False,
-                                     svgns=True, title=f"Join tournament {view['code']}")
-    return Response(svg.getvalue(), media_type="image/svg+xml",
-                    headers={"Cache-Control": "public, max-age=300"})
+    return qr_response(f"{str(request.base_url).rstrip('/')}/#/t/{view['code']}",
+                       f"Join tournament {view['code']}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,13 +194,9 @@ async def _read(ws: WebSocket, services: Services, service: TournamentService, c
     person_rate = services.limits.messages
     conn = follower.conn
     while conn.closing is None:
-        try:
-            message = await ws.receive()
-        except (WebSocketDisconnect, RuntimeError):
+        text = await next_text(ws)
+        if text is None:
             return
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text") or (message.get("bytes") or b"").decode("utf-8", "replace")
         if len(text.encode()) > settings.max_frame_bytes:
             conn.close(Close.TOO_BIG, f"frames are limited to {settings.max_frame_bytes} bytes")
             return

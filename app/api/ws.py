@@ -164,15 +164,9 @@ async def read_loop(ws: WebSocket, conn: Connection, room: RoomHandle, limiter: 
     address_rate = services.limits.address_messages
     key, address = ticket.key, ticket.address
     while conn.closing is None:
-        try:
-            message = await ws.receive()
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
+        text = await next_text(ws)
         if text is None:
-            text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            return
         # The protocol refuses larger frames unread (python -m app); this is for other servers.
         if len(text) > max_bytes // 4 and len(text.encode()) > max_bytes:
             METRICS.error("too_big")
@@ -187,6 +181,18 @@ async def read_loop(ws: WebSocket, conn: Connection, room: RoomHandle, limiter: 
         await handle_text(conn, room, text)
         if conn.pending:
             await asyncio.sleep(0)  # the replies go out before the next message is read
+
+
+async def next_text(ws: WebSocket) -> str | None:
+    """The client's next message as text; None once the socket is gone."""
+    try:
+        message = await ws.receive()
+    except (WebSocketDisconnect, RuntimeError):
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    return text if text is not None else (message.get("bytes") or b"").decode("utf-8", "replace")
 
 
 def _id_of(text: str) -> str | int | float | None:

@@ -1,13 +1,14 @@
-// The page for a room where this browser holds no seat yet: join with a name, or watch.
+// The page for a room where this browser holds no seat yet: join with a name, or watch; and,
+// in a room that lets spectators in by approval (O-APPROVAL), ask to watch with a name.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, seats as seatStore, watchers, profile, ApiError } from "./api.js";
 import { errorText } from "./errors.js";
 
-/** Not seated here yet: join with the profile name, or watch. */
-export function mountJoinPrompt(root, code) {
+/** A form asking for the profile name; `send(body)` does the rest (its error is shown). */
+function namePrompt(root, { id, title, prompt, buttons, send }) {
   const me = profile.get();
-  const name = h("input#join-name", { type: "text", value: me.name || "", maxlength: 32, required: true, autocomplete: "nickname" });
+  const name = h(`input#${id}`, { type: "text", value: me.name || "", maxlength: 32, required: true, autocomplete: "nickname" });
   const message = h("p.form-error", { role: "alert" });
   const form = h("form.card-panel.join-panel", {
     onsubmit: async (event) => {
@@ -20,58 +21,49 @@ export function mountJoinPrompt(root, code) {
       try {
         const body = { name: value };
         if (me.key) body.player_key = me.key;
-        const joined = await api.joinRoom(code, body);
+        await send(body);
         profile.save({ ...profile.get(), name: value });
-        seatStore.save(code, { token: joined.token, seat: joined.seat ?? null }); // 202: waits for the host
-        window.dispatchEvent(new HashChangeEvent("hashchange"));
+        window.dispatchEvent(new HashChangeEvent("hashchange")); // connect as this person
       } catch (error) {
         message.textContent = error instanceof ApiError ? errorText(error.code, error.message) : t("error.unknown");
       }
     },
   },
-  h("h1", {}, t("room.title", { code })),
-  h("p", {}, t("join.prompt", { code })),
-  h("div.field", {}, h("label", { for: "join-name" }, t("profile.name")), name),
+  h("h1", {}, title),
+  h("p", {}, prompt),
+  h("div.field", {}, h("label", { for: id }, t("profile.name")), name),
   message,
-  h("div.form-buttons", {},
-    h("button.primary", { type: "submit" }, t("join.submit")),
-    h("a.button.secondary", { href: `#/watch/${code}` }, t("join.watch"))));
+  h("div.form-buttons", {}, ...buttons));
   root.replaceChildren(form);
   name.focus();
   return () => {};
 }
 
+/** Not seated here yet: join with the profile name, or watch. */
+export function mountJoinPrompt(root, code) {
+  return namePrompt(root, {
+    id: "join-name",
+    title: t("room.title", { code }),
+    prompt: t("join.prompt", { code }),
+    buttons: [h("button.primary", { type: "submit" }, t("join.submit")),
+      h("a.button.secondary", { href: `#/watch/${code}` }, t("join.watch"))],
+    send: async (body) => {
+      const joined = await api.joinRoom(code, body);
+      seatStore.save(code, { token: joined.token, seat: joined.seat ?? null }); // 202: waits for the host
+    },
+  });
+}
+
 /** O-APPROVAL with approval_watch: watching waits for the host too, so ask with a name. */
 export function mountWatchPrompt(root, code) {
-  const me = profile.get();
-  const name = h("input#watch-name", { type: "text", value: me.name || "", maxlength: 32, required: true, autocomplete: "nickname" });
-  const message = h("p.form-error", { role: "alert" });
-  const form = h("form.card-panel.join-panel", {
-    onsubmit: async (event) => {
-      event.preventDefault();
-      const value = name.value.trim();
-      if (!value) {
-        message.textContent = t("profile.name_needed");
-        return;
-      }
-      try {
-        const body = { name: value };
-        if (me.key) body.player_key = me.key;
-        const watching = await api.watchRoom(code, body);
-        profile.save({ ...profile.get(), name: value });
-        watchers.save(code, { token: watching.token, spectator: watching.spectator ?? null }); // 202: waits
-        window.dispatchEvent(new HashChangeEvent("hashchange"));
-      } catch (error) {
-        message.textContent = error instanceof ApiError ? errorText(error.code, error.message) : t("error.unknown");
-      }
+  return namePrompt(root, {
+    id: "watch-name",
+    title: t("watch_ask.title", { code }),
+    prompt: t("watch_ask.prompt"),
+    buttons: [h("button.primary", { type: "submit" }, t("watch_ask.submit"))],
+    send: async (body) => {
+      const watching = await api.watchRoom(code, body);
+      watchers.save(code, { token: watching.token, spectator: watching.spectator ?? null }); // 202: waits
     },
-  },
-  h("h1", {}, t("watch_ask.title", { code })),
-  h("p", {}, t("watch_ask.prompt")),
-  h("div.field", {}, h("label", { for: "watch-name" }, t("profile.name")), name),
-  message,
-  h("div.form-buttons", {}, h("button.primary", { type: "submit" }, t("watch_ask.submit"))));
-  root.replaceChildren(form);
-  name.focus();
-  return () => {};
+  });
 }
