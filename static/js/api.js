@@ -54,6 +54,10 @@ export const api = {
   playerMatches: (id) => call("GET", `/api/players/${encodeURIComponent(id)}/matches`),
   match: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}`),
   matchEvents: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/events`),
+  createTournament: (body) => call("POST", "/api/tournaments", body),
+  joinTournament: (code, body) => call("POST", `/api/tournaments/${encodeURIComponent(code)}/join`, body),
+  tournament: (code) => call("GET", `/api/tournaments/${encodeURIComponent(code)}`),
+  listTournaments: () => call("GET", "/api/tournaments"),
   createLeague: (body) => call("POST", "/api/leagues", body),
   league: (id) => call("GET", `/api/leagues/${encodeURIComponent(id)}`),
   /** Every league on the server, newest first: {leagues: [...], next} (pass next as `before`). */
@@ -92,6 +96,19 @@ export const watchers = {
   get: (code) => readJson(`uno.watch.${code}`),
   save: (code, value) => localStorage.setItem(`uno.watch.${code}`, JSON.stringify(value)),
   forget: (code) => localStorage.removeItem(`uno.watch.${code}`),
+};
+
+/** A tournament's tokens in this browser: the host's ({token}) and a participant's
+ * ({token, participant}), each kept by the tournament's code. */
+export const tournamentHosts = {
+  get: (code) => readJson(`uno.thost.${code}`),
+  save: (code, value) => localStorage.setItem(`uno.thost.${code}`, JSON.stringify(value)),
+  forget: (code) => localStorage.removeItem(`uno.thost.${code}`),
+};
+export const tournamentEntries = {
+  get: (code) => readJson(`uno.tentry.${code}`),
+  save: (code, value) => localStorage.setItem(`uno.tentry.${code}`, JSON.stringify(value)),
+  forget: (code) => localStorage.removeItem(`uno.tentry.${code}`),
 };
 
 /** Leagues this browser created or opened, to list them again. */

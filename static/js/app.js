@@ -1,5 +1,6 @@
 // Boot and routes: #/ (lobby), #/room/CODE (your seat), #/watch/CODE, #/tv/CODE, #/leagues,
-// #/league/ID, #/history, #/player/ID, #/match/ID (results and replay).
+// #/league/ID, #/history, #/player/ID, #/match/ID (results and replay), #/t/CODE (a tournament)
+// and #/tv/tournament/CODE (its party screen).
 import { h, replaceChildren } from "./dom.js";
 import { t, lang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
@@ -8,11 +9,15 @@ import { mountLeagues, mountLeague } from "./leagues.js";
 import { mountHistory } from "./history.js";
 import { mountReplay } from "./replay.js";
 import { displayMenu } from "./display.js";
+import { mountTournament } from "./tournament.js";
+import { mountTournamentTv } from "./tournament-tv.js";
 
 const ROUTES = [
   [/^\/?$/, (root) => mountLobby(root)],
   [/^\/room\/([A-Za-z0-9_-]+)$/, (root, code) => mountTable(root, { code: code.toUpperCase(), mode: "play" })],
   [/^\/watch\/([A-Za-z0-9_-]+)$/, (root, code) => mountTable(root, { code: code.toUpperCase(), mode: "watch" })],
+  [/^\/tv\/tournament\/([A-Za-z0-9_-]+)$/, (root, code) => mountTournamentTv(root, code.toUpperCase())],
+  [/^\/t\/([A-Za-z0-9_-]+)$/, (root, code) => mountTournament(root, code.toUpperCase())],
   [/^\/tv\/([A-Za-z0-9_-]+)$/, (root, code) => mountTable(root, { code: code.toUpperCase(), mode: "tv" })],
   [/^\/leagues$/, (root) => mountLeagues(root)],
   [/^\/league\/([^/]+)$/, (root, id) => mountLeague(root, id)],
@@ -66,9 +71,10 @@ function renderHeader() {
 
 window.addEventListener("hashchange", () => route());
 onLangChange(() => {
-  // The table re-renders itself in place (keeping its socket); other pages simply re-mount.
+  // The table and a tournament re-render themselves in place (keeping their sockets); other
+  // pages simply re-mount.
   const r = document.body.dataset.route;
-  if (["room", "watch", "tv"].includes(r)) renderHeader();
+  if (["room", "watch", "tv", "t"].includes(r)) renderHeader();
   else route();
 });
 route();

@@ -1,5 +1,6 @@
-// One WebSocket per table: connects, resumes with `since` after a drop, matches acks and errors
-// to the commands that asked for them, and never reconnects after a close that means "stop".
+// One WebSocket per table (or per tournament: `path: "tournaments"`): connects, resumes with
+// `since` after a drop, matches acks and errors to the commands that asked for them, and never
+// reconnects after a close that means "stop".
 
 import { FINAL_CLOSE_CODES } from "./codes.js";
 
@@ -14,10 +15,11 @@ export class TableConnection {
    * "connecting" | "open" | "reconnecting" | "closed".
    * lastSeq(): the last seq the model holds (for `since`), or null.
    */
-  constructor({ code, token, lastSeq, onFrame, onStatus }) {
+  constructor({ code, token, lastSeq = () => null, onFrame, onStatus, path = "rooms" }) {
     this.code = code;
     this.token = token;
     this.lastSeq = lastSeq;
+    this.path = path;
     this.onFrame = onFrame;
     this.onStatus = onStatus;
     this.socket = null;
@@ -35,7 +37,7 @@ export class TableConnection {
     if (since !== null && since !== undefined) params.set("since", String(since));
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const query = params.toString();
-    return `${scheme}//${location.host}/ws/rooms/${encodeURIComponent(this.code)}${query ? "?" + query : ""}`;
+    return `${scheme}//${location.host}/ws/${this.path}/${encodeURIComponent(this.code)}${query ? "?" + query : ""}`;
   }
 
   connect() {
@@ -96,6 +98,13 @@ export class TableConnection {
       this.waiting.set(id, { resolve, reject });
       this.socket.send(JSON.stringify({ ...message, id }));
     });
+  }
+
+  /** Send a command no ack answers (a tournament's); false when the socket is not open. */
+  post(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
   }
 
   /** Drop the socket as a flaky network would (used to resume with `since`). */

@@ -4,6 +4,7 @@ import { t } from "./i18n.js";
 import { api, profile, seats, knownLeagues, ensureProfile, ApiError } from "./api.js";
 import { rulesFields } from "./rules-form.js";
 import { errorText } from "./errors.js";
+import { tournamentPanel } from "./tournament-form.js";
 
 function problem(error) {
   return error instanceof ApiError ? errorText(error.code, error.message) : t("error.unknown");
@@ -174,7 +175,7 @@ export function mountLobby(root) {
 
   root.replaceChildren(h("div.home", {},
     h("section.hero", {}, h("h1", {}, t("app.title")), h("p", {}, t("app.tagline"))),
-    h("div.home-grid.lobby-grid", {}, profileForm, quickPanel, createForm, joinForm, roomsPanel)));
+    h("div.home-grid.lobby-grid", {}, profileForm, quickPanel, createForm, joinForm, roomsPanel, tournamentPanel())));
   loadRooms();
   const timer = setInterval(loadRooms, 10000);
   return () => clearInterval(timer);

@@ -1,5 +1,5 @@
-// The bar above the table (room, connection state, who watches, the log drawer, keys, sound,
-// TV mode) and the timers.
+// The bar above the table (room, its tournament, connection state, who watches, the log drawer,
+// keys, sound, TV mode) and the timers.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { closeText } from "./errors.js";
@@ -14,13 +14,15 @@ export function statusText(status, closedCode, code, closedReason) {
 
 /** The bar's children: the room, "watching", the connection state in words, the audience,
  * the log drawer's switch (laptop screens), the keys, the sound switch, TV mode. */
-export function tableBar({ code, mode, status, closedCode, closedReason, spectators, muted, onMute, drawer, onDrawer, unread, onKeys }) {
+export function tableBar({ code, mode, status, closedCode, closedReason, spectators, muted, onMute, drawer, onDrawer, unread, onKeys, tournament = null }) {
   const closed = status === "closed";
   const tvLink = mode === "tv"
     ? h("a.button.secondary", { href: `#/watch/${code}` }, t("room.tv_exit"))
     : h("a.button.secondary", { href: `#/tv/${code}` }, icon("tv"), t("room.tv"));
   return [
     h("h1.room-title", {}, t("room.title", { code })),
+    // A tournament's table: back to its page (standings, the next round's table).
+    tournament && mode !== "tv" ? h("a.button.secondary.back-to-tournament", { href: `#/t/${tournament}` }, t("tour.back", { code: tournament })) : null,
     mode !== "play" ? h("span.badge.watching", {}, t("room.spectating")) : null,
     h("span.connection", { class: status, "data-testid": "connection" },
       h("span.dot", { "aria-hidden": "true" }), statusText(status, closedCode, code, closedReason)),

@@ -100,6 +100,7 @@ export function resultsPanel(model, actions) {
   const me = model.mySeat;
   const isHost = me !== null && s.host === me;
   const result = s.result;
+  const tournament = s.tournament?.code ?? null; // a tournament's table: nobody hosts it
   const notes = [];
   if (last.clock) notes.push(t("round.clock_over"));
   if (typeof last.eliminated === "number") notes.push(t("round.eliminated", { name: seatName(s, last.eliminated, me) }));
@@ -110,13 +111,14 @@ export function resultsPanel(model, actions) {
     result ? podium(s, result, me) : null,
     Array.isArray(last.teams) ? teamScores(s, last.teams, last.team_scores, last.winning_teams, me) : null,
     handsTable(s, last, me),
-    !result && isHost
+    !result && isHost && !tournament
       ? h("button.primary", { key: "next-round", onclick: () => actions.nextRound() }, t("round.next"))
       : null,
-    !result && !isHost ? h("p.muted", {}, t("round.waiting_next")) : null,
+    !result && (!isHost || tournament) ? h("p.muted", {}, t(tournament ? "tour.deals_itself" : "round.waiting_next")) : null,
     result ? h("div.form-buttons", {},
-      isHost ? h("button.primary", { key: "rematch", onclick: () => actions.rematch() }, t("match.rematch")) : null,
-      !isHost && me !== null ? h("p.muted", {}, t("match.waiting_rematch")) : null,
+      tournament ? h("a.button.primary", { href: `#/t/${tournament}` }, t("tour.back", { code: tournament })) : null,
+      isHost && !tournament ? h("button.primary", { key: "rematch", onclick: () => actions.rematch() }, t("match.rematch")) : null,
+      !isHost && me !== null && !tournament ? h("p.muted", {}, t("match.waiting_rematch")) : null,
       s.match ? h("a.button.secondary", { href: `#/match/${s.match}` }, t("match.details")) : null,
       h("a.button.secondary", { href: "#/" }, t("nav.home"))) : null);
 }

@@ -418,6 +418,7 @@ class TableView {
       code: this.code, mode: this.mode, status: this.status, closedCode: this.closedCode, closedReason: this.closedReason,
       spectators: this.model.state?.spectators, muted: isMuted(), onMute: (muted) => setMuted(muted),
       drawer: this.drawerOpen, onDrawer: () => this.toggleDrawer(), unread: this.unread, onKeys: () => this.showKeys(),
+      tournament: this.model.state?.tournament?.code ?? null,
     }));
   }
 }

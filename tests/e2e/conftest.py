@@ -9,6 +9,7 @@ loop is cleared when it closes (STYLE.md: pytest-playwright is deliberately not 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -90,9 +91,10 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], deadline: float) -
     return False
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[Server]:
-    """uvicorn in its own process on a free port; waits for /healthz; stopped at the end."""
+@contextlib.contextmanager
+def serving(**extra_env: str) -> Iterator[Server]:
+    """uvicorn in its own process on a free port (``extra_env`` over the test settings); waits
+    for /healthz; stopped at the end."""
     workdir = Path(tempfile.mkdtemp(prefix="uno-e2e-"))
     port = _free_port()
     env = {
@@ -101,6 +103,7 @@ def server() -> Iterator[Server]:
         "UNO_DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'e2e.db'}",
         "UNO_BOT_DELAY_MS": "[50,100]",
         **GENEROUS_LIMITS,
+        **extra_env,
     }
     log_path = workdir / "server.log"
     with log_path.open("wb") as log:
@@ -122,6 +125,13 @@ def server() -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    """The server of the browser tests (a module may start its own with ``serving``)."""
+    with serving() as running:
+        yield running
 
 
 # A busy CI machine runs the server, the browser and other tests at once: be patient.
