@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any, Protocol
 
 from app.config import Settings
@@ -35,6 +36,11 @@ class Follower(Protocol):
 
     def send(self, frame: str) -> None:
         """Queue ``frame`` for the socket (never waits)."""
+
+
+def stamped(view: dict[str, Any]) -> dict[str, Any]:
+    """The view with the server's clock (``now_ms``), as a room's state has it."""
+    return {**view, "now_ms": int(time.time() * 1000)}
 
 
 def you(course: Course, follower: Follower) -> dict[str, Any]:
@@ -76,8 +82,8 @@ class TournamentWatch:
         seen, shown = self._sent[row.code]
         if seen != row.revision:  # the others get this version's events at the next look
             course = shown
-        follower.send(state_frame(tournament_view(row.code, row.name, course), course,
-                                  follower))
+        follower.send(state_frame(stamped(tournament_view(row.code, row.name, course)),
+                                  course, follower))
         if follower.who.participant is not None:
             self._wake.set()  # marked present before the owner next seats a table
 
@@ -115,7 +121,7 @@ class TournamentWatch:
         self._sent[code] = (row.revision, course)
         frames = [compact_json({"type": "event", "event": event})
                   for event in changes(seen[1] if seen else None, course)]
-        view = compact_json(tournament_view(row.code, row.name, course))
+        view = compact_json(stamped(tournament_view(row.code, row.name, course)))
         for follower in list(self._followers.get(code, ())):
             for frame in frames:
                 follower.send(frame)

@@ -24,9 +24,15 @@ class TournamentTv {
     this.status = "connecting";
     this.detail = null;
     this.view = null;
+    this.skew = 0;
     this.live = new LiveTables(() => this.renderSoon());
     this.feed = new TournamentFeed(code, {
-      onChange: (view) => { this.view = view; this.render(); },
+      onChange: (view) => {
+        this.view = view;
+        // The server's clock less this device's: a clock set wrong still counts the round right.
+        if (typeof view?.now_ms === "number") this.skew = view.now_ms - Date.now();
+        this.render();
+      },
       onEvent: (event, view) => announce(tournamentNews(event, view)),
       onStatus: (status, detail) => { this.status = status; this.detail = detail; this.render(); },
     });
@@ -40,7 +46,7 @@ class TournamentTv {
     this.side = h("aside.ttv-side.ttv-panel", { "aria-labelledby": "ttv-join-title" });
     this.root.replaceChildren(h("section.tournament-tv", { "data-testid": "tournament-tv" },
       this.head, h("div.ttv-layout", {}, this.standings, this.middle, this.side)));
-    // How long the round has been played, kept by a ticker (wall clock: round_started_ms).
+    // How long the round has been played, kept by a ticker (round_started_ms, on the server's clock).
     this.clock = h("p.ttv-clock", { "data-testid": "ttv-clock", hidden: true });
     this.ticker = setInterval(() => this.tick(), 1000);
     this.renderSide();
@@ -81,7 +87,7 @@ class TournamentTv {
     const started = v?.round_started_ms;
     this.clock.hidden = !(v?.phase === "playing" && typeof started === "number");
     if (this.clock.hidden) return;
-    const total = Math.max(0, Math.floor((Date.now() - started) / 1000));
+    const total = Math.max(0, Math.floor((Date.now() + this.skew - started) / 1000));
     const text = t("tour.clock", { time: `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}` });
     if (this.clock.textContent !== text) this.clock.textContent = text;
   }
