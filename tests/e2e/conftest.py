@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
+import zxingcpp
+from PIL import Image
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -243,3 +245,13 @@ def shot(page: Page, name: str, full_page: bool = True) -> None:
 
 def http_error_body(error: urllib.error.HTTPError) -> Any:
     return json.loads(error.read().decode() or "null")
+
+
+def read_qr(new_page: PageFactory, url: str, picture_name: str) -> list[str]:
+    """The QR code at ``url`` as a browser draws it, read back by a decoder: its texts."""
+    picture = new_page(viewport=(480, 480))
+    picture.goto(url)
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / picture_name
+    picture.screenshot(path=str(path))
+    return [str(barcode.text) for barcode in zxingcpp.read_barcodes(Image.open(path))]

@@ -7,11 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import zxingcpp
-from PIL import Image
 from playwright.sync_api import Locator, Page, expect
 
-from .conftest import ARTIFACTS, PageFactory, Server, say, shot
+from .conftest import PageFactory, Server, read_qr, say, shot
 
 
 def room_with(server: Server, deal: dict[str, Any], rules: dict[str, Any],
@@ -62,16 +60,11 @@ def test_a_phone_joins_by_the_party_screens_qr_code(new_page: PageFactory, serve
     tv.wait_for_function("document.querySelector('.tv-qr img').naturalWidth > 0")
 
     # The QR code, drawn by a browser and read back by a decoder, is the room's join link.
-    picture = new_page(viewport=(480, 480))
-    picture.goto(f"{server.url}/api/rooms/{code}/qr.svg")
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / "qr-code.png"
-    picture.screenshot(path=str(path))
-    found = zxingcpp.read_barcodes(Image.open(path))
-    assert [barcode.text for barcode in found] == [f"{server.url}/#/room/{code}"]
+    found = read_qr(new_page, f"{server.url}/api/rooms/{code}/qr.svg", "qr-code.png")
+    assert found == [f"{server.url}/#/room/{code}"]
 
     phone = new_page(viewport=(390, 844))
-    phone.goto(found[0].text)
+    phone.goto(found[0])
     expect(phone.get_by_text(f"You are not seated in room {code} yet.")).to_be_visible()
     phone.get_by_label("Your name").fill("Pia")
     phone.get_by_role("button", name="Join", exact=True).click()

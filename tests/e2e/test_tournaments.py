@@ -13,11 +13,9 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 import pytest
-import zxingcpp
-from PIL import Image
 from playwright.sync_api import Dialog, Page, expect
 
-from .conftest import ARTIFACTS, PageFactory, Server, serving, shot
+from .conftest import PageFactory, Server, read_qr, serving, shot
 from .test_access import violations
 
 PHONE = (390, 844)
@@ -52,14 +50,10 @@ def get(server: Server, path: str) -> Any:
 
 def decoded_qr(new_page: PageFactory, server: Server, code: str) -> str:
     """The tournament's QR code as a browser draws it, read back by a decoder."""
-    picture = new_page(viewport=(480, 480))
-    picture.goto(f"{server.url}/api/tournaments/{code}/qr.svg")
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / "tournament-qr.png"
-    picture.screenshot(path=str(path))
-    found = zxingcpp.read_barcodes(Image.open(path))
+    found = read_qr(new_page, f"{server.url}/api/tournaments/{code}/qr.svg",
+                    "tournament-qr.png")
     assert len(found) == 1
-    return str(found[0].text)
+    return found[0]
 
 
 def axe_clean(page: Page, screen: str, found: dict[str, list[str]]) -> None:
