@@ -117,7 +117,7 @@ async def test_a_restart_brings_back_rooms_in_play_but_not_parked_ones() -> None
         await bob.close()
 
 
-async def test_a_player_who_does_not_come_back_after_a_crash_is_played_away_after_the_grace(
+async def test_o_idle_a_player_who_does_not_come_back_after_a_crash_is_played_away_after_the_grace(
 ) -> None:
     # Found by a tournament whose owner was killed: its tables, which nobody watched, waited a
     # whole turn's clock (30 s) for seats nobody would reconnect, where O-IDLE says the

@@ -73,7 +73,7 @@ async def check_swiss_of_13(servers: Sequence[ServerProcess]) -> None:
     assert view["podium"] == [row["participant"] for row in view["standings"][:3]]
 
 
-async def test_a_swiss_tournament_of_13_ends_with_the_standings_its_tables_matches_give(
+async def test_tr_swiss_a_tournament_of_13_ends_with_the_standings_its_tables_matches_give(
     server: ServerProcess,
 ) -> None:
     await check_swiss_of_13([server])
@@ -98,13 +98,13 @@ async def check_knockout_of_9(servers: Sequence[ServerProcess]) -> None:
                                      if e.name == winner)
 
 
-async def test_a_knockout_of_9_plays_down_to_its_final_table_and_its_winner_wins(
+async def test_tr_knockout_of_9_plays_down_to_its_final_table_and_its_winner_wins(
     server: ServerProcess,
 ) -> None:
     await check_knockout_of_9([server])
 
 
-async def test_a_late_joiner_starts_at_nothing_and_plays_from_the_next_round(
+async def test_tr_join_a_late_joiner_starts_at_nothing_and_plays_from_the_next_round(
     server: ServerProcess,
 ) -> None:
     tournament = await with_people([server], 5, rounds=3, table_size=3)
@@ -130,7 +130,7 @@ async def test_a_late_joiner_starts_at_nothing_and_plays_from_the_next_round(
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "too_late"
 
 
-async def test_a_withdrawn_player_keeps_their_points_and_is_not_seated_again(
+async def test_tr_join_a_withdrawn_player_keeps_their_points_and_is_not_seated_again(
     server: ServerProcess,
 ) -> None:
     tournament = await with_people([server], 6, rounds=2, table_size=3)
@@ -150,7 +150,7 @@ async def test_a_withdrawn_player_keeps_their_points_and_is_not_seated_again(
     assert (after["points"], after["played"]) == (before["points"], 1)
 
 
-async def test_an_absent_player_is_played_as_away_and_withdrawn_after_two_rounds(
+async def test_tr_absent_an_absent_player_is_played_as_away_and_withdrawn_after_two_rounds(
     server: ServerProcess,
 ) -> None:
     tournament = await with_people([server], 5, rounds=3, table_size=3)
@@ -204,7 +204,7 @@ async def test_a_participant_cannot_run_the_tournament_and_bad_input_changes_not
         assert answer.status_code in (400, 422), (body, answer.text)
 
 
-async def test_a_tournament_in_a_league_counts_each_tables_match_there_by_its_rules(
+async def test_tr_end_a_tournament_in_a_league_counts_each_tables_match_there_by_its_rules(
     server: ServerProcess,
 ) -> None:
     async with httpx.AsyncClient(base_url=server.http_url) as http:
@@ -226,7 +226,7 @@ async def test_a_tournament_in_a_league_counts_each_tables_match_there_by_its_ru
         name: 2 for name in keys}
 
 
-async def test_a_table_of_several_rounds_deals_each_next_round_itself_with_nobody_hosting(
+async def test_tr_tables_a_table_of_several_rounds_deals_each_next_round_itself_with_nobody_hosting(
     server: ServerProcess,
 ) -> None:
     tournament = await with_people([server], 3, rounds=1, table_size=3, round_limit=3)
@@ -235,7 +235,7 @@ async def test_a_table_of_several_rounds_deals_each_next_round_itself_with_nobod
     assert summary["host"] is None and summary["result"]["rounds"] == 3
 
 
-async def test_thirty_phones_joining_from_the_qr_code_at_once_all_get_in(
+async def test_tr_join_thirty_phones_joining_from_the_qr_code_at_once_all_get_in(
     server: ServerProcess,
 ) -> None:
     tournament = await open_tournament([server], rounds=1)
@@ -249,7 +249,7 @@ async def test_thirty_phones_joining_from_the_qr_code_at_once_all_get_in(
     assert len({a.json()["participant"] for a in answers}) == 30
 
 
-async def test_nobody_at_a_tournament_table_becomes_its_host_and_may_kick_a_tablemate(
+async def test_tr_tables_nobody_at_a_tournament_table_becomes_its_host_and_may_kick_a_tablemate(
     server: ServerProcess,
 ) -> None:
     tournament = await with_people([server], 3, rounds=1, table_size=3, round_limit=3)
