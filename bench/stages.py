@@ -99,6 +99,7 @@ async def profile(args: argparse.Namespace) -> tuple[float, dict[str, float], fl
         await sampler
     finally:
         stop(server)
+    print(f"py-spy's samples: {raw}")
     return result["server_cpu_ms_per_action"], shares(raw), result["actions_per_s"]
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, Integer, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -37,7 +37,6 @@ from .models import (
     ABANDONED,
     FINISHED,
     RUNNING,
-    Match,
     MatchSeat,
     Player,
     Round,
@@ -45,7 +44,15 @@ from .models import (
     utcnow,
 )
 from .queries import HistoryReads
-from .recording import MAX_NAME, MatchPlayer, insert_match, match_row, match_status, tag_log
+from .recording import (
+    MAX_NAME,
+    MatchPlayer,
+    insert_match,
+    match_row,
+    match_status,
+    tag_log,
+    update_match,
+)
 
 __all__ = ["HistoryStore", "MatchPlayer", "NewPlayer", "Profile", "Writer"]
 
@@ -181,24 +188,26 @@ class HistoryStore(HistoryReads):
         await self._write(lambda conn: _abandon(conn, match_id, last_seq))
 
 
+_ROUND_EXISTS = select(Round.__table__.c.round_no).where(
+    Round.__table__.c.match_id == bindparam("p_match", type_=Integer),
+    Round.__table__.c.round_no == bindparam("p_round", type_=Integer))
+_INSERT_ROUND = insert(Round.__table__)  # type: ignore[arg-type]
+_INSERT_HANDS = insert(RoundHand.__table__)  # type: ignore[arg-type]
+
+
 def _insert_round(conn: Connection, match_id: int, event: Mapping[str, Any]) -> None:
     round_no = int(event["round"])
     places = event.get("places")
     status = match_status(conn, match_id)
     if status != RUNNING:
         raise InvalidRequest(f"match {match_id} is {status}: no more rounds")
-    exists = conn.execute(
-        select(Round.round_no).where(Round.match_id == match_id, Round.round_no == round_no)
-    )
+    exists = conn.execute(_ROUND_EXISTS, {"p_match": match_id, "p_round": round_no})
     if exists.first() is not None:
         return  # recorded already (a retry after a failover)
+    conn.execute(_INSERT_ROUND, {"match_id": match_id, "round_no": round_no,
+                                 "winner": int(event["winner"]), "ended_at": utcnow()})
     conn.execute(
-        insert(Round).values(
-            match_id=match_id, round_no=round_no, winner=int(event["winner"]), ended_at=utcnow()
-        )
-    )
-    conn.execute(
-        insert(RoundHand),
+        _INSERT_HANDS,
         [
             {
                 "match_id": match_id,
@@ -238,17 +247,8 @@ def _finish(conn: Connection, match_id: int, result: dict[str, Any], last_seq: i
         return
     if match.status != RUNNING:
         raise InvalidRequest(f"match {match_id} was {match.status}")
-    conn.execute(
-        update(Match)
-        .where(Match.id == match_id)
-        .values(
-            status=FINISHED,
-            winners=list(result["winners"]),
-            result=result,
-            last_seq=last_seq,
-            ended_at=utcnow(),
-        )
-    )
+    update_match(conn, match_id, status=FINISHED, winners=list(result["winners"]),
+                 result=result, last_seq=last_seq, ended_at=utcnow())
     tag_log(conn, match.room_id, match_id, match.first_seq, last_seq)
     if match.league_id is not None:
         add_league_results(conn, match.league_id, match_id, result)
@@ -260,9 +260,5 @@ def _abandon(conn: Connection, match_id: int, last_seq: int | None) -> None:
         return
     if last_seq is None:
         last_seq = queries.last_logged_seq(conn, match_id) or match.first_seq
-    conn.execute(
-        update(Match)
-        .where(Match.id == match_id)
-        .values(status=ABANDONED, last_seq=last_seq, ended_at=utcnow())
-    )
+    update_match(conn, match_id, status=ABANDONED, last_seq=last_seq, ended_at=utcnow())
     tag_log(conn, match.room_id, match_id, match.first_seq, last_seq)
