@@ -74,7 +74,18 @@ class Mailbox(Generic[T]):
                 timer.cancel()
         return self._items.pop(0)
 
+    def arrival(self) -> asyncio.Future[None]:
+        """What ``wait`` awaits, as a bare future (no coroutine): done once an item is put or
+        ``wake`` is called. For a reader that awaits it once per item (a socket's messages)."""
+        waiter = self._waiter
+        if waiter is None or waiter.done():
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            if self._items:
+                waiter.set_result(None)
+        return waiter
+
     def take(self) -> T:
+        self._waiter = None  # an ``arrival`` that is done, or nobody's
         return self._items.pop(0)
 
     def take_all(self) -> list[T]:

@@ -44,3 +44,14 @@ async def test_a_cancelled_wait_leaves_the_item_for_the_next() -> None:
     waiting.cancel()
     box.put("kept")
     assert await box.get_within(None) == "kept"
+
+
+async def test_an_arrival_is_done_once_an_item_is_put_or_at_once_if_one_waits() -> None:
+    box: Mailbox[str] = Mailbox()
+    arrival = box.arrival()
+    assert not arrival.done()
+    box.put("a")
+    assert arrival.done()
+    assert box.take() == "a"
+    box.put("b")
+    assert box.arrival().done()  # an item waits already

@@ -14,6 +14,15 @@ held per socket.
   descriptor freed) ``CLOSE_WAIT`` seconds later unless the client answered the close.
 - uvicorn gives each socket an ``asyncio.Queue`` and an ``asyncio.Event`` (four deques, 3 KB);
   here they are a ``Mailbox`` and a ``Flag``, and the handshake's request is not kept.
+- The endpoint takes each message from the protocol itself (``DIRECT``'s ``"reader"``:
+  ``arrival`` and ``take_message``), not through ASGI's ``receive``: its four coroutines a
+  message, each waiting seconds for the client's next one, were the largest part of what the
+  collector traversed. uvicorn stops reading after every message until the app takes it (two
+  calls into the event loop a message); here reading stops only once ``READ_AHEAD`` messages
+  wait, which bounds what a socket buffers all the same.
+- A text frame is written as its two to ten header bytes and the text (a server does not mask,
+  and no extension is on): websockets' ``send_text`` built a ``Frame`` and a buffer for each,
+  six times the cost (README, issue 31). With an extension negotiated, websockets writes them.
 
 ``python -m app`` serves with it; under any other server the extension is absent and
 ``app.api.sending`` sends frame by frame from a task.
@@ -22,13 +31,16 @@ held per socket.
 from __future__ import annotations
 
 import asyncio
+import struct
 from typing import Any, Protocol, cast
 
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 from websockets.exceptions import InvalidState
+from websockets.frames import Frame
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from app.config import get_settings
 from app.mailbox import Flag, Mailbox
@@ -36,6 +48,20 @@ from app.mailbox import Flag, Mailbox
 DIRECT = "uno.direct"
 CLOSE_WAIT = 2.0  # seconds a closed socket's client has to answer before it is cut off
 CLOSED = -1  # what write_frames answers once the socket is closing: nothing was written
+READ_AHEAD = 8  # messages waiting for the app before the socket stops reading
+_TEXT = 0x81  # FIN and the text opcode
+_LENGTH_16 = struct.Struct("!BBH")
+_LENGTH_64 = struct.Struct("!BBQ")
+
+
+def text_frame(data: bytes) -> bytes:
+    """An unmasked, unfragmented text frame (RFC 6455, 5.2), as a server sends it."""
+    size = len(data)
+    if size < 126:
+        return bytes((_TEXT, size)) + data
+    if size < 65536:
+        return _LENGTH_16.pack(_TEXT, 126, size) + data
+    return _LENGTH_64.pack(_TEXT, 127, size) + data
 
 
 class DirectWriter(Protocol):
@@ -46,6 +72,17 @@ class DirectWriter(Protocol):
         """The close frame, behind what was written; never waits for the client."""
 
 
+class DirectReader(Protocol):
+    def ready(self) -> bool:
+        """Whether a message waits."""
+
+    def arrival(self) -> asyncio.Future[None]:
+        """Done once a message waits (or the socket ends)."""
+
+    def take_message(self) -> dict[str, Any]:
+        """The oldest ASGI ``websocket.receive`` or ``websocket.disconnect`` message."""
+
+
 class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -54,14 +91,15 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.conn.max_message_size is None or self.conn.max_message_size > limit:
             self.conn.max_message_size = limit
         # Duck-typed for uvicorn's put_nowait / get / empty and set / clear / wait.
-        self.queue = cast(Any, Mailbox())
+        self.inbox: Mailbox[dict[str, Any]] = Mailbox()
+        self.queue = cast(Any, self.inbox)
         self.writable = cast(Any, Flag(is_set=True))
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         self.request = cast(Request, None)  # its headers are in the scope already
         if self.handshake_initiated and not self.close_sent:
-            self.scope["extensions"][DIRECT] = {"writer": self}
+            self.scope["extensions"][DIRECT] = {"writer": self, "reader": self}
 
     async def run_asgi(self) -> None:
         await super().run_asgi()
@@ -82,16 +120,70 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         if message["type"] == "websocket.accept":
             self.response = cast(Response, None)  # sent: its headers are not needed again
 
+    def ready(self) -> bool:
+        return not self.inbox.empty()
+
+    def arrival(self) -> asyncio.Future[None]:
+        return self.inbox.arrival()
+
+    def take_message(self) -> dict[str, Any]:
+        message = self.inbox.take()
+        if self.read_paused and len(self.inbox) < READ_AHEAD:
+            self.read_paused = False
+            self.transport.resume_reading()
+        return message
+
+    async def receive(self) -> Any:
+        """ASGI's receive (the handshake, and any app that reads through it)."""
+        while self.inbox.empty():
+            await self.arrival()
+        return self.take_message()
+
+    def handle_text(self, event: Frame) -> None:
+        if not event.fin:
+            super().handle_text(event)  # a fragmented message: uvicorn joins its frames
+            return
+        self.curr_msg_data_type = "text"
+        self._deliver(bytes(event.data))
+
+    def send_receive_event_to_app(self) -> None:
+        frames, self.frames = self.frames, []
+        self._deliver(frames[0] if len(frames) == 1 else b"".join(frames))
+
+    def _deliver(self, data: bytes) -> None:
+        if self.close_sent:
+            return  # past the close: reading goes on until the client's close arrives
+        if self.curr_msg_data_type == "text":
+            try:
+                message: dict[str, Any] = {"type": "websocket.receive", "text": data.decode()}
+            except UnicodeDecodeError:
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+        else:
+            message = {"type": "websocket.receive", "bytes": data}
+        self.inbox.put(message)
+        if not self.read_paused and len(self.inbox) >= READ_AHEAD:
+            self.read_paused = True
+            self.transport.pause_reading()
+
     def write_frames(self, texts: list[str]) -> int:
         if self.close_sent or self.disconnected or self.transport.is_closing():
             return CLOSED
         conn = self.conn
-        try:
-            for text in texts:
-                conn.send_text(text.encode())
-        except InvalidState:  # the client closed first
+        if conn.state is not State.OPEN:  # the client closed first
             return CLOSED
-        self.transport.write(b"".join(conn.data_to_send()))
+        if conn.extensions:
+            try:
+                for text in texts:
+                    conn.send_text(text.encode())
+            except InvalidState:
+                return CLOSED
+            out = conn.data_to_send()
+        else:  # behind anything websockets queued (a pong)
+            out = conn.data_to_send() if conn.writes else []
+            out.extend([text_frame(text.encode()) for text in texts])
+        self.transport.write(b"".join(out))
         return self.transport.get_write_buffer_size()
 
     def close_now(self, code: int, reason: str) -> None:

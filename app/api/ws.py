@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from starlette.datastructures import QueryParams
 from starlette.types import Receive, Scope, Send
@@ -25,6 +27,7 @@ from .connection import Connection
 from .deps import Services
 from .limits import RateLimiter, Ticket
 from .messages import BadFrame, parse_frame
+from .websocket_protocol import DIRECT, DirectReader
 
 log = logging.getLogger("uno.ws")
 
@@ -184,11 +187,21 @@ async def read_loop(ws: WebSocket, conn: Connection, room: RoomHandle, limiter: 
 
 
 async def next_text(ws: WebSocket) -> str | None:
-    """The client's next message as text; None once the socket is gone."""
-    try:
-        message = await ws.receive()
-    except (WebSocketDisconnect, RuntimeError):
-        return None
+    """The client's next message as text; None once the socket is gone. Under ``python -m
+    app`` it is taken from the protocol itself (``websocket_protocol.DIRECT``): a future while
+    the socket waits, not ASGI's chain of coroutines."""
+    direct = (ws.scope.get("extensions") or {}).get(DIRECT)
+    message: Mapping[str, Any]
+    if direct is not None:
+        reader: DirectReader = direct["reader"]
+        while not reader.ready():
+            await reader.arrival()
+        message = reader.take_message()
+    else:
+        try:
+            message = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return None
     if message["type"] == "websocket.disconnect":
         return None
     text = message.get("text")

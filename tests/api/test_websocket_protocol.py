@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.client import ClientProtocol
@@ -15,7 +17,13 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 from app.api import websocket_protocol
-from app.api.websocket_protocol import CLOSED, DIRECT, DirectWebSocketProtocol
+from app.api.websocket_protocol import (
+    CLOSED,
+    DIRECT,
+    READ_AHEAD,
+    DirectWebSocketProtocol,
+    text_frame,
+)
 
 
 class Wire:
@@ -26,6 +34,7 @@ class Wire:
         self.closing = False
         self.aborted = False
         self.buffered = 0  # what the kernel has not taken: a client that does not read
+        self.reading = True
 
     def write(self, data: bytes) -> None:
         self.writes.append(bytes(data))
@@ -43,10 +52,10 @@ class Wire:
         return self.buffered
 
     def pause_reading(self) -> None:
-        pass
+        self.reading = False
 
     def resume_reading(self) -> None:
-        pass
+        self.reading = True
 
     def get_extra_info(self, name: str, default: Any = None) -> Any:
         return {"peername": ("127.0.0.1", 50000), "sockname": ("127.0.0.1", 8000)}.get(
@@ -170,3 +179,66 @@ async def test_messages_reach_the_app_in_order() -> None:
     await asyncio.sleep(0.01)
     assert got == ["a", "b", "c"]
     server.connection_lost(None)
+
+
+@given(st.one_of(st.integers(0, 140), st.sampled_from([65534, 65535, 65536, 70000])))
+def test_a_text_frame_is_the_frame_websockets_would_send(size: int) -> None:
+    data = ("é" * (size // 2) + "x" * (size % 2)).encode()
+    assert text_frame(data) == Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[])
+
+
+async def test_frames_after_the_client_closed_are_not_written() -> None:
+    wire, client, server, writer = await accepted(forever)
+    client.send_close(1000)
+    server.data_received(b"".join(client.data_to_send()))
+    written = len(wire.writes)
+    assert writer.write_frames(["late"]) == CLOSED
+    assert len(wire.writes) == written  # only the close's answer went out
+    server.connection_lost(None)
+
+
+async def test_the_socket_reads_ahead_a_few_messages_then_stops_until_the_app_takes_them(
+) -> None:
+    taken: list[str] = []
+    go = asyncio.Event()
+
+    async def reader(receive: Any) -> None:
+        await go.wait()
+        for _ in range(READ_AHEAD + 4):
+            taken.append((await receive())["text"])
+
+    wire, client, server, writer = await accepted(reader)
+    sent = [f"m{n}" for n in range(READ_AHEAD + 4)]
+    for n, text in enumerate(sent):
+        client.send_text(text.encode())
+        server.data_received(b"".join(client.data_to_send()))
+        # One message waiting is no reason to stop reading; READ_AHEAD of them are.
+        assert wire.reading is (n + 1 < READ_AHEAD)
+    go.set()
+    await asyncio.sleep(0.01)
+    assert taken == sent and wire.reading
+    server.connection_lost(None)
+
+
+async def test_the_reader_hands_messages_over_in_order_and_then_the_disconnect() -> None:
+    got: list[Any] = []
+
+    async def app_body(receive: Any) -> None:
+        await asyncio.Event().wait()
+
+    wire, client, server, _writer = await accepted(app_body)
+    reader = server.scope["extensions"][DIRECT]["reader"]
+    assert not reader.ready()
+    arrival = reader.arrival()
+    client.send_text(b"a")
+    client.send_binary(b"b")
+    server.data_received(b"".join(client.data_to_send()))
+    await asyncio.wait_for(arrival, 1)
+    while reader.ready():
+        got.append(reader.take_message())
+    server.connection_lost(None)
+    await asyncio.wait_for(reader.arrival(), 1)
+    got.append(reader.take_message())
+    assert got == [{"type": "websocket.receive", "text": "a"},
+                   {"type": "websocket.receive", "bytes": b"b"},
+                   {"type": "websocket.disconnect", "code": 1005}]
