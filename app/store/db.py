@@ -27,7 +27,7 @@ import os
 import sqlite3
 import threading
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -197,6 +197,14 @@ class SqliteWriter:
 
 
 _WRITERS: weakref.WeakKeyDictionary[AsyncEngine, SqliteWriter] = weakref.WeakKeyDictionary()
+# What must give its connection back before an engine is disposed of (the group commit's).
+_BEFORE_DISPOSE: weakref.WeakKeyDictionary[
+    AsyncEngine, list[Callable[[], Awaitable[None]]]] = weakref.WeakKeyDictionary()
+
+
+def before_dispose(engine: AsyncEngine, release: Callable[[], Awaitable[None]]) -> None:
+    """``release`` runs when ``dispose_engine`` is called for ``engine``, before it disposes."""
+    _BEFORE_DISPOSE.setdefault(engine, []).append(release)
 
 
 async def in_transaction(engine: AsyncEngine, work: Callable[[Connection], T]) -> T:
@@ -218,6 +226,8 @@ async def ping(engine: AsyncEngine) -> None:
 
 async def dispose_engine(engine: AsyncEngine) -> None:
     """Close the engine's connections, and its SQLite writer's."""
+    for release in _BEFORE_DISPOSE.pop(engine, []):
+        await release()
     writer = _WRITERS.pop(engine, None)
     if writer is not None:
         await asyncio.to_thread(writer.close)

@@ -20,10 +20,10 @@ from typing import Any, TypeVar
 
 from sqlalchemy import BigInteger, Connection, Integer, and_, bindparam, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .base import RoomRecord
-from .db import in_transaction, sqlite_writer
+from .db import before_dispose, in_transaction, sqlite_writer
 from .errors import DuplicateRecord, StoreError, UnknownRoom
 from .models import RUNNING, JsonType, Match, Room, RoomLogLine
 
@@ -35,6 +35,11 @@ POSTGRES_WRITERS = 3  # batches in flight at once (the pool holds 5 connections,
 # backends and round trips cost two workers 5-7 % more CPU per move and their p99 doubled).
 # Above it, a slow batch (a room row locked by a takeover) holds up the other rooms no longer.
 SECOND_WRITER_SECONDS = 0.05
+# SQLite: how long the writer keeps the async engine's one connection across batches while
+# appends keep coming. Checking it out for each batch cost 0.1 ms of the event loop's time (a
+# third of a transaction's cost there: the quiet worker's price per move); past this, it is
+# handed back so that a read or a store write waiting for it goes first.
+HOLD_SECONDS = 0.02
 UNFENCED = 2**62  # the generation of a store that never took the room over: writes go in
 
 # The hot INSERT of ``append``, run as one executemany per batch. No joins: the room id comes
@@ -102,6 +107,53 @@ class Rider:
     done: asyncio.Future[Any]
 
 
+class HeldConnection:
+    """The async engine's one SQLite connection, which the writer holds while its thread writes
+    (so that no other transaction of this process takes SQLite's lock meanwhile and waits in its
+    busy handler), kept across batches for ``HOLD_SECONDS`` at most."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._conn: AsyncConnection | None = None
+        self._since = 0.0
+        self._idle: asyncio.TimerHandle | None = None
+        self._releasing: asyncio.Task[None] | None = None
+
+    async def hold(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+        if self._releasing is not None:
+            await self._releasing
+        if self._conn is not None:
+            if loop.time() - self._since < HOLD_SECONDS:
+                return
+            await self.release()
+            await asyncio.sleep(0)  # whoever waits for the connection takes it first
+        self._conn = await self._engine.connect()
+        self._since = loop.time()
+
+    async def release(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            await conn.close()
+
+    def release_when_idle(self) -> None:
+        """The writer has nothing to do: hand the connection back unless a batch comes within
+        ``HOLD_SECONDS`` (a quiet worker's batches come one by one)."""
+        if self._conn is not None and self._idle is None:
+            self._idle = asyncio.get_running_loop().call_later(HOLD_SECONDS, self._release_now)
+
+    def _release_now(self) -> None:
+        self._idle = None
+        task = self._releasing = asyncio.get_running_loop().create_task(self.release())
+        task.add_done_callback(lambda _: setattr(self, "_releasing", None))
+
+
 class GroupCommit:
     """The writers of one ``SqlRoomStore``. ``room_id_of`` finds an open room's id;
     ``refusal`` says why a write of a generation found no room row (None: it did not)."""
@@ -116,6 +168,9 @@ class GroupCommit:
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
         # A SQLite file: the hot appends commit in one crossing to the writer's thread.
         self._sqlite_writer = sqlite_writer(engine)
+        self._held = HeldConnection(engine)
+        if self._sqlite_writer is not None:
+            before_dispose(engine, self._held.release)
         self._room_id_of = room_id_of
         self._refusal = refusal
         self._queue: list[Append | Job | Rider] = []
@@ -203,6 +258,7 @@ class GroupCommit:
                     continue
                 job = self._queue.pop(0)
                 assert isinstance(job, Job)
+                await self._held.release()  # the job's own transaction needs the connection
                 try:
                     result = await job.run()
                 except Exception as exc:
@@ -217,6 +273,7 @@ class GroupCommit:
                 raise
         finally:
             self._writers.pop(me, None)
+            self._held.release_when_idle()
 
     async def _store_batch(self, batch: list[Append], riders: list[Rider]) -> None:
         """The appends in one transaction; the riders (SQLite) in the same crossing, before
@@ -224,6 +281,7 @@ class GroupCommit:
         try:
             for item in batch:
                 if item.room_id is None:
+                    await self._held.release()  # the lookup reads through the connection
                     item.room_id = await self._room_id_of(item.code)
             ready = [item for item in batch if item.room_id is not None]
             for item in batch:
@@ -270,6 +328,7 @@ class GroupCommit:
                 raise
             item = batch[0]
             # A closed room or a newer owner (NULL room id), or a seq stored twice: tell which.
+            await self._held.release()  # the refusal reads through the connection
             refusal = await self._refusal(item.code, item.generation)
             if refusal is not None:
                 raise refusal from exc
@@ -309,8 +368,8 @@ class GroupCommit:
                     conn.execute(_SET_META, metas)
 
             works = [rider.work for rider in riders] + ([write] if lines else [])
-            async with self._engine.connect():  # no other transaction of this process meanwhile
-                outcomes = await self._sqlite_writer.run_each(works)
+            await self._held.hold()  # no other transaction of this process meanwhile
+            outcomes = await self._sqlite_writer.run_each(works)
             for rider, (result, error) in zip(riders, outcomes, strict=False):
                 _settle(rider.done, result, error)
             if lines and outcomes[-1][1] is not None:

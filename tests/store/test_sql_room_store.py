@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store import db
+from app.store import db, group_commit
 from app.store.base import RoomRecord, RoomStore
 from app.store.db import (
     CHECKPOINT_SECONDS,
@@ -421,3 +422,43 @@ async def test_the_wal_of_a_sqlite_file_stays_small_under_commits_that_never_pau
     assert writer.restarts > 0
     stored = await store.load_room("W007")
     assert stored is not None and len(stored.records) == 249
+
+
+async def test_a_read_waits_for_no_more_than_a_short_hold_while_appends_keep_coming(
+    sqlite_file: tuple[AsyncEngine, SqliteWriter],
+) -> None:
+    """The SQLite writer keeps the async engine's one connection across batches (checking it
+    out for each cost a third of a quiet worker's transaction), but hands it back after
+    ``HOLD_SECONDS``, and when it has nothing to write: a read never waits long for it."""
+    engine, _writer = sqlite_file
+    store = SqlRoomStore(engine)
+    codes = [f"H{n:03}" for n in range(8)]
+    for code in codes:
+        await store.create_room(code, {})
+    stop = asyncio.Event()
+
+    async def keep_appending(code: str) -> None:
+        seq = 0
+        while not stop.is_set():
+            seq += 1
+            await store.append(code, record(seq), None)
+
+    appenders = [asyncio.create_task(keep_appending(code)) for code in codes]
+    await asyncio.sleep(0.2)
+    waits = []
+    for _ in range(5):
+        started = time.perf_counter()
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+        waits.append(time.perf_counter() - started)
+        await asyncio.sleep(0.05)
+    stop.set()
+    await asyncio.gather(*appenders)
+    assert max(waits) < 0.5, [f"{w * 1000:.0f} ms" for w in waits]
+    await asyncio.sleep(group_commit.HOLD_SECONDS * 3)  # idle: the connection is back
+    async with asyncio.timeout(group_commit.HOLD_SECONDS * 2):
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+    for code in codes:
+        stored = await store.load_room(code)
+        assert stored is not None and stored.records
