@@ -37,7 +37,6 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("engine (rules, views, legal moves)", ("app/engine/",)),
     ("encode frames (JSON)", ("encode_event", "event_frame", "add_legal", "with_legal",
                               "state_frame", "compact_json")),
-    ("store: the writer's thread (SQLite)", ("SqliteWriter._each", "_checkpoint_loop")),
     ("store: batching, crossing to the writer", ("app/store/",)),
     ("parse a frame (edge)", ("parse_frame", "handle_text", "validate_json")),
     ("write frames to sockets", ("write_frames", "Connection.flush", "DirectSender",
@@ -50,9 +49,18 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("edge (ws loop, limits)", ("app/api/",)),
 ]
 OTHER = "event loop and the rest"
+# Leaves where a thread waits, which py-spy does not always see as idle (a thread pool's worker
+# blocked on its queue): not CPU, so left out of the shares.
+WAITS = ("_worker (concurrent/futures/thread.py:81)", "_connection_worker_thread (aiosqlite/",
+         "Condition.wait (threading.py", "Event.wait (threading.py")
+
+
+WRITER_THREAD = ("SqliteWriter._each", "SqliteWriter._checkpoint_loop")
 
 
 def stage_of(stack: list[str]) -> str:
+    if any(frame.startswith(WRITER_THREAD) for frame in stack):  # all of that thread's work
+        return "store: the writer's thread (SQLAlchemy, SQLite)"
     for frame in reversed(stack):
         for stage, marks in STAGES:
             if any(mark in frame for mark in marks):
@@ -64,8 +72,9 @@ def shares(raw: Path) -> dict[str, float]:
     counts: collections.Counter[str] = collections.Counter()
     for line in raw.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
-        if stack:
-            counts[stage_of(stack.split(";"))] += int(count)
+        frames = stack.split(";")
+        if stack and not frames[-1].startswith(WAITS):
+            counts[stage_of(frames)] += int(count)
     total = sum(counts.values()) or 1
     return {stage: n / total for stage, n in counts.most_common()}
 
@@ -108,7 +117,13 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--engine", choices=("compiled", "sources"), default="compiled")
+    parser.add_argument("--shares-of", type=Path, metavar="RAW",
+                        help="only the shares of an earlier run's samples (no load)")
     args = parser.parse_args()
+    if args.shares_of:
+        for stage, share in shares(args.shares_of).items():
+            print(f"| {stage} | {share:.1%} |")
+        return
     raise_fd_limit()
     per_action, by_stage, rate = asyncio.run(profile(args))
     print(f"{args.rooms} rooms, {rate:.0f} actions/s: {per_action:.3f} ms of worker CPU per "
