@@ -1,0 +1,79 @@
+"""What the SQLite store costs per transaction: CPU (both threads, and the event loop's share) of
+the room log's appends one at a time and 14 at a time (a quiet worker's batches and a busy
+one's), and of a match's start (its row, seats and log tagging) through the same writer, as
+``python -m app`` runs them (a SQLite file, uvloop).
+
+    .venv/bin/python -m bench.store_costs [--appends 4000] [--matches 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import uvloop
+
+from app.store.base import RoomRecord
+from app.store.db import create_engine, dispose_engine, migrate
+from app.store.history import HistoryStore, MatchPlayer
+from app.store.sql import SqlRoomStore
+
+EVENT = {"kind": "played", "public": {"seat": 1, "card": "R7", "hand_count": 5, "next": 2},
+         "private": {}, "seq": 0}
+RULES = {"scoring": "winner_takes", "target": 500, "stacking": False, "jump_in": True}
+
+
+async def measure(appends: int, matches: int) -> list[str]:
+    url = f"sqlite+aiosqlite:///{Path(tempfile.mkdtemp(prefix='uno-costs-')) / 'bench.db'}"
+    await migrate(url)
+    engine = create_engine(url)
+    store = SqlRoomStore(engine)
+    history = HistoryStore(engine, store.in_writer)
+    codes = [f"C{n:03}" for n in range(14)]
+    seqs = dict.fromkeys(codes, 0)
+    for code in codes:
+        await store.create_room(code, {})
+
+    async def append(code: str) -> None:
+        seqs[code] += 1
+        seq = seqs[code]
+        await store.append(code, RoomRecord(seq, 1, {"type": "play", "card": "R7"}, seq,
+                                            [{**EVENT, "seq": seq}]), None)
+
+    async def start_match() -> None:
+        code = codes[0]
+        seqs[code] += 1
+        await history.start_match(code, seed=7, rules=RULES, first_seq=seqs[code],
+                                  seats=[MatchPlayer(f"Seat {n}") for n in range(4)])
+
+    lines = []
+    for name, runs, step in (("append, one at a time", appends, lambda: append(codes[0])),
+                             ("appends, 14 at a time", appends // 14,
+                              lambda: asyncio.gather(*(append(c) for c in codes))),
+                             ("a match's start", matches, start_match)):
+        await step()  # warm: statements compiled, connection open
+        cpu, main = time.process_time(), time.thread_time()
+        for _ in range(runs):
+            await step()
+        cpu, main = time.process_time() - cpu, time.thread_time() - main
+        lines.append(f"{name}: {cpu / runs * 1000:.3f} ms of CPU per transaction "
+                     f"(the event loop's thread {main / runs * 1000:.3f} ms)")
+    await dispose_engine(engine)
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--appends", type=int, default=4000)
+    parser.add_argument("--matches", type=int, default=1000)
+    args: Any = parser.parse_args()
+    for line in uvloop.run(measure(args.appends, args.matches)):
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
