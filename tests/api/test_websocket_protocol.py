@@ -207,7 +207,7 @@ async def test_the_socket_reads_ahead_a_few_messages_then_stops_until_the_app_ta
         for _ in range(READ_AHEAD + 4):
             taken.append((await receive())["text"])
 
-    wire, client, server, writer = await accepted(reader)
+    wire, client, server, _writer = await accepted(reader)
     sent = [f"m{n}" for n in range(READ_AHEAD + 4)]
     for n, text in enumerate(sent):
         client.send_text(text.encode())
@@ -226,7 +226,7 @@ async def test_the_reader_hands_messages_over_in_order_and_then_the_disconnect()
     async def app_body(receive: Any) -> None:
         await asyncio.Event().wait()
 
-    wire, client, server, _writer = await accepted(app_body)
+    _wire, client, server, _writer = await accepted(app_body)
     reader = server.scope["extensions"][DIRECT]["reader"]
     assert not reader.ready()
     arrival = reader.arrival()
