@@ -9,6 +9,7 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from starlette.datastructures import QueryParams
@@ -239,10 +240,16 @@ async def handle_text(conn: Connection, room: RoomHandle, text: str) -> None:
             finally:
                 if not conn.ready:
                     conn.release()
-        else:
-            await room.command(person_of(conn), parsed.command, parsed.seq)
+        else:  # the ack goes with the command's events (an ack follows its events)
+            await room.command(person_of(conn), parsed.command, parsed.seq,
+                               None if mid is None else partial(_ack, conn, mid))
+            return
     except (EngineError, RoomError) as exc:
         _error(conn, mid, exc.code, exc.message)
         return
     if mid is not None:
-        conn.send({"type": "ack", "id": mid})
+        _ack(conn, mid)
+
+
+def _ack(conn: Connection, mid: str | int | float) -> None:
+    conn.send({"type": "ack", "id": mid})

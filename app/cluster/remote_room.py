@@ -5,6 +5,7 @@ with a typed result (``calls``)."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from app.engine import EngineError
@@ -64,8 +65,10 @@ class RemoteRoom:
         viewer.begin(frames.frames, frames.seq)
 
     async def command(self, person: Person, command: ClientCommand,
-                      seen: int | None = None) -> None:
+                      seen: int | None = None, applied: Callable[[], None] | None = None) -> None:
         await self._forwarder.call(self._code, CommandCall(person, command, seen))
+        if applied is not None:
+            applied()
 
     async def join(self, request: JoinRequest) -> Granted:
         return _granted(await self._forwarder.call(self._code, JoinCall(request)))

@@ -31,9 +31,10 @@ class RoomHandle(Protocol):
         """Send ``viewer`` a fresh state."""
 
     async def command(self, person: Person, command: ClientCommand,
-                      seen: int | None = None) -> None:
+                      seen: int | None = None, applied: Callable[[], None] | None = None) -> None:
         """Apply ``person``'s command (an EngineError or RoomError: refused, nothing
-        changed)."""
+        changed). ``applied`` is called once it is, before this returns: on the room's owner in
+        the turn of the event loop that sent its events."""
 
     async def join(self, request: JoinRequest) -> Granted:
         """A new seat (or, O-APPROVAL, a request waiting for the host) and its token."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,11 +79,14 @@ class Disconnect:
 
 @dataclass(frozen=True, slots=True)
 class SeatCommand:
-    """A person's command; ``seen``: the last seq its sender had seen."""
+    """A person's command; ``seen``: the last seq its sender had seen. ``applied`` is called
+    once it is applied, in the room's turn that sent its events and before its caller resumes:
+    the sender's ack goes out with them, in one write (a turn later it was a write of its own)."""
 
     person: Person
     command: ClientCommand
     seen: int | None = None
+    applied: Callable[[], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,8 +106,8 @@ class Room:
         await self._ask(Sync(viewer))
 
     async def command(self, person: Person, command: ClientCommand,
-                      seen: int | None = None) -> None:
-        await self._ask(SeatCommand(person, command, seen))
+                      seen: int | None = None, applied: Callable[[], None] | None = None) -> None:
+        await self._ask(SeatCommand(person, command, seen, applied))
 
     async def join(self, request: JoinRequest) -> Granted:
         joined: Granted = await self._ask(Join(request))
@@ -234,9 +234,12 @@ class Room:
             if future is not None and not future.done():
                 future.set_exception(RoomUnavailable())
             raise
+        message = envelope.message
+        if isinstance(message, SeatCommand) and message.applied is not None:
+            message.applied()
         if future is not None and not future.done():
             future.set_result(result)
-        if isinstance(envelope.message, SeatCommand | BotTurn):
+        if isinstance(message, SeatCommand | BotTurn):
             METRICS.command_done(time.perf_counter() - envelope.arrived)
 
     async def _shut(self, close: int | None, reason: str) -> None:

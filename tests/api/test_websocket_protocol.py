@@ -5,7 +5,7 @@ a client that does not read, and the connection is cut if the client never answe
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,6 +21,7 @@ from app.api.websocket_protocol import (
     CLOSED,
     DIRECT,
     READ_AHEAD,
+    DirectReader,
     DirectWebSocketProtocol,
     text_frame,
 )
@@ -227,7 +228,7 @@ async def test_the_reader_hands_messages_over_in_order_and_then_the_disconnect()
         await asyncio.Event().wait()
 
     _wire, client, server, _writer = await accepted(app_body)
-    reader = server.scope["extensions"][DIRECT]["reader"]
+    reader = cast(DirectReader, server.scope["extensions"][DIRECT]["reader"])
     assert not reader.ready()
     arrival = reader.arrival()
     client.send_text(b"a")

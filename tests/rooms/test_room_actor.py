@@ -7,14 +7,17 @@ import asyncio
 import json
 from typing import Any
 
+from app.api.ws import handle_text
 from app.bus import InProcessBus
 from app.config import Settings
 from app.rooms import Hub, RoomError, RoomRegistry
+from app.rooms.codes import token_hash
 from app.rooms.command_table import COMMANDS
 from app.rooms.messages import JoinRequest
 from app.rooms.people import Person
 from app.store.base import RoomRecord
 from app.store.memory import MemoryRoomStore
+from tests.api.test_connection import direct
 from tests.rooms.opening import open_room
 
 
@@ -122,4 +125,27 @@ async def test_a_room_nobody_watches_is_unloaded_and_a_finished_one_closed() -> 
     assert code not in registry.rooms
     assert await store.open_rooms() == []  # it never started: closed for good
     assert await registry.get(code) is None
+    await registry.close()
+
+
+async def test_a_commands_ack_goes_out_in_the_same_write_as_its_events() -> None:
+    """The sender's ack follows its command's events in the write that carries them (it was
+    a write of its own, a turn of the event loop later: a fifth system call per move)."""
+    bus = InProcessBus()
+    hub = Hub(bus)
+    registry = RoomRegistry(MemoryRoomStore(), bus, settings())
+    code, _seat, token = await open_room(registry, "Ann", rules={"turn_seconds": 0}, seed=4)
+    room = await registry.get(code)
+    assert room is not None
+    conn, writer = direct()
+    conn.token_hash = token_hash(token)
+    hub.attach(code, conn)
+    await room.connect(conn, None)
+    await asyncio.sleep(0.01)
+    writer.writes.clear()
+    await handle_text(conn, room, '{"type": "chat", "text": "hello", "id": 7}')
+    await asyncio.sleep(0.01)
+    frames = [[json.loads(text) for text in write] for write in writer.writes]
+    assert [[f["type"] for f in write] for write in frames] == [["event", "ack"]], frames
+    assert frames[0][0]["event"]["kind"] == "chat" and frames[0][1]["id"] == 7
     await registry.close()
