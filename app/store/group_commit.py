@@ -20,11 +20,12 @@ from typing import Any, TypeVar
 
 from sqlalchemy import BigInteger, Connection, Integer, and_, bindparam, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .base import RoomRecord
 from .db import before_dispose, in_transaction, sqlite_writer
 from .errors import DuplicateRecord, StoreError, UnknownRoom
+from .held_connection import HeldConnection
 from .models import RUNNING, JsonType, Match, Room, RoomLogLine
 
 T = TypeVar("T")
@@ -35,11 +36,6 @@ POSTGRES_WRITERS = 3  # batches in flight at once (the pool holds 5 connections,
 # backends and round trips cost two workers 5-7 % more CPU per move and their p99 doubled).
 # Above it, a slow batch (a room row locked by a takeover) holds up the other rooms no longer.
 SECOND_WRITER_SECONDS = 0.05
-# SQLite: how long the writer keeps the async engine's one connection across batches while
-# appends keep coming. Checking it out for each batch cost 0.1 ms of the event loop's time (a
-# third of a transaction's cost there: the quiet worker's price per move); past this, it is
-# handed back so that a read or a store write waiting for it goes first.
-HOLD_SECONDS = 0.02
 UNFENCED = 2**62  # the generation of a store that never took the room over: writes go in
 
 # The hot INSERT of ``append``, run as one executemany per batch. No joins: the room id comes
@@ -105,53 +101,6 @@ class Rider:
 
     work: Callable[[Connection], Any]
     done: asyncio.Future[Any]
-
-
-class HeldConnection:
-    """The async engine's one SQLite connection, which the writer holds while its thread writes
-    (so that no other transaction of this process takes SQLite's lock meanwhile and waits in its
-    busy handler), kept across batches for ``HOLD_SECONDS`` at most."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
-        self._conn: AsyncConnection | None = None
-        self._since = 0.0
-        self._idle: asyncio.TimerHandle | None = None
-        self._releasing: asyncio.Task[None] | None = None
-
-    async def hold(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self._idle is not None:
-            self._idle.cancel()
-            self._idle = None
-        if self._releasing is not None:
-            await self._releasing
-        if self._conn is not None:
-            if loop.time() - self._since < HOLD_SECONDS:
-                return
-            await self.release()
-            await asyncio.sleep(0)  # whoever waits for the connection takes it first
-        self._conn = await self._engine.connect()
-        self._since = loop.time()
-
-    async def release(self) -> None:
-        if self._idle is not None:
-            self._idle.cancel()
-            self._idle = None
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            await conn.close()
-
-    def release_when_idle(self) -> None:
-        """The writer has nothing to do: hand the connection back unless a batch comes within
-        ``HOLD_SECONDS`` (a quiet worker's batches come one by one)."""
-        if self._conn is not None and self._idle is None:
-            self._idle = asyncio.get_running_loop().call_later(HOLD_SECONDS, self._release_now)
-
-    def _release_now(self) -> None:
-        self._idle = None
-        task = self._releasing = asyncio.get_running_loop().create_task(self.release())
-        task.add_done_callback(lambda _: setattr(self, "_releasing", None))
 
 
 class GroupCommit:

@@ -25,7 +25,10 @@ HANDS = [
     ["R6", "G7", "B2", "R3", "G9"],
     ["R7", "G3", "Y4", "B4", "R8"],
 ]
-RULES = {"turn_seconds": 0, "target": 1, "deck": "classic"}
+# O-IDLE off: while the sockets reconnect after their worker stopped, a seat with none for
+# longer than the away grace (a loaded machine) would be played by a bot, and the five-card
+# round could end before its players are back; here the point is the moves kept across workers.
+RULES = {"turn_seconds": 0, "target": 1, "deck": "classic", "idle_timeouts": 0}
 TABLE_PARTS = ("phase", "turn", "direction", "top", "color", "draw_pile", "discard_pile",
                "pending", "you", "host", "match", "round")
 CLOSE_TRY_LATER = 1013

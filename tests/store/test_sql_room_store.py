@@ -12,7 +12,7 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store import db, group_commit
+from app.store import db, held_connection
 from app.store.base import RoomRecord, RoomStore
 from app.store.db import (
     CHECKPOINT_SECONDS,
@@ -455,8 +455,8 @@ async def test_a_read_waits_for_no_more_than_a_short_hold_while_appends_keep_com
     stop.set()
     await asyncio.gather(*appenders)
     assert max(waits) < 0.5, [f"{w * 1000:.0f} ms" for w in waits]
-    await asyncio.sleep(group_commit.HOLD_SECONDS * 3)  # idle: the connection is back
-    async with asyncio.timeout(group_commit.HOLD_SECONDS * 2):
+    await asyncio.sleep(held_connection.HOLD_SECONDS * 3)  # idle: the connection is back
+    async with asyncio.timeout(held_connection.HOLD_SECONDS * 2):
         async with engine.connect() as conn:
             await conn.execute(text("SELECT 1"))
     for code in codes:
