@@ -13,7 +13,8 @@ from sqlalchemy import BigInteger, Connection, DateTime, Integer, bindparam, ins
 
 from .errors import InvalidRequest, NotFound
 from .leagues import league_info
-from .models import RUNNING, JsonType, Match, MatchSeat, Room, RoomLogLine, utcnow
+from .models import RUNNING, JsonType, Match, MatchSeat, RoomLogLine, utcnow
+from .sql import open_room_id
 
 MAX_NAME = 40
 
@@ -33,9 +34,7 @@ class MatchPlayer:
 _INSERT_MATCH = (
     insert(Match.__table__)  # type: ignore[arg-type]
     .values(
-        room_id=select(Room.id)
-        .where(Room.code == bindparam("p_code"), Room.closed_at.is_(None))
-        .scalar_subquery(),
+        room_id=open_room_id(bindparam("p_code")),
         league_id=bindparam("p_league", type_=Integer),
         seed=bindparam("p_seed", type_=BigInteger),
         rules=bindparam("p_rules", type_=JsonType),

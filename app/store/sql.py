@@ -42,6 +42,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.sql.elements import BindParameter
 
 from .base import RoomRecord, StoredRoom
 from .errors import Fenced, RoomExists, StoreError, UnknownRoom
@@ -60,8 +61,9 @@ from .models import (
 T = TypeVar("T")
 
 
-def open_room_id(code: str) -> Any:
-    """The id of the open room ``code``, as a scalar subquery (no extra round trip)."""
+def open_room_id(code: str | BindParameter[str]) -> Any:
+    """The id of the open room ``code`` (a value, or a parameter of a statement built once), as
+    a scalar subquery (no extra round trip)."""
     return select(Room.id).where(Room.code == code, Room.closed_at.is_(None)).scalar_subquery()
 
 
