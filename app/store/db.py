@@ -109,6 +109,9 @@ class SqliteWriter:
     loop, which is long when thousands of sockets are busy. The writer runs ``work`` with a
     synchronous connection of its own on a thread of its own, once per transaction.
 
+    The thread keeps its one connection open (the pool holds one, checked out for good), and
+    the room log's statements go to the driver's cursor as they are (``driver_sql.py``).
+
     The caller holds the async engine's connection meanwhile (``async with engine.connect()``),
     so the two connections never write at the same time.
 
@@ -132,6 +135,7 @@ class SqliteWriter:
         self._stop = threading.Event()
         self.checkpoints = 0  # background checkpoints done (tests)
         self.restarts = 0  # WAL restarts done by the writer's thread (tests)
+        self._conn: Connection | None = None  # opened and used on the writer's thread only
         self._checkpointer = threading.Thread(target=self._checkpoint_loop,
                                               name="sqlite-checkpoints", daemon=True)
         self._checkpointer.start()
@@ -176,23 +180,37 @@ class SqliteWriter:
             return
         if size <= WAL_RESTART_BYTES:
             return
-        # The raw connection: SQLAlchemy's would BEGIN, and no checkpoint runs in a transaction.
-        raw = self.engine.raw_connection()
-        try:
-            with contextlib.suppress(sqlite3.Error):  # busy: the next batch tries again
-                busy, _, _ = raw.cursor().execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
-                self.restarts += not busy
-        finally:
-            raw.close()
+        # The driver's connection: SQLAlchemy's would BEGIN, and no checkpoint runs in a
+        # transaction (none is open between two of this thread's transactions).
+        raw = self._connection().connection.driver_connection
+        assert raw is not None
+        with contextlib.suppress(sqlite3.Error):  # busy: the next batch tries again
+            busy, _, _ = raw.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+            self.restarts += not busy
 
     def _transaction(self, work: Callable[[Connection], T]) -> T:
-        with self.engine.begin() as conn:
+        conn = self._connection()
+        with conn.begin():
             return work(conn)
+
+    def _connection(self) -> Connection:
+        """The thread's one connection, kept open: checking it out of the pool and back for
+        each transaction cost a fifth of a one-append transaction (pool events, its reset)."""
+        if self._conn is None or self._conn.invalidated or self._conn.closed:
+            if self._conn is not None:
+                self._conn.close()
+            self._conn = self.engine.connect()
+        return self._conn
+
+    def _dispose(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        self.engine.dispose()
 
     def close(self) -> None:
         self._stop.set()
         self._checkpointer.join()
-        self._thread.submit(self.engine.dispose).result()  # on the thread that opened it
+        self._thread.submit(self._dispose).result()  # on the thread that opened it
         self._thread.shutdown()
 
 

@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .base import RoomRecord
 from .db import before_dispose, in_transaction, sqlite_writer
+from .driver_sql import DriverStatement
 from .errors import DuplicateRecord, StoreError, UnknownRoom
 from .held_connection import HeldConnection
 from .models import RUNNING, JsonType, Match, Room, RoomLogLine
@@ -65,6 +66,7 @@ _MATCH_AT = (
     .scalar_subquery()
 )
 _INSERT_LINE = insert(RoomLogLine).values(room_id=_OPEN_ROOM, match_id=_MATCH_AT)
+_LINE_COLUMNS = ("seq", "seat", "command", "now_ms", "events")  # given per line
 _SET_META = (
     update(Room)
     .where(
@@ -127,6 +129,7 @@ class GroupCommit:
         self._writers: dict[asyncio.Task[None], bool] = {}
         self._max_writers = POSTGRES_WRITERS if self._postgres else 1
         self._spill: asyncio.TimerHandle | None = None  # the check for another writer
+        self._compiled: tuple[DriverStatement, DriverStatement] | None = None
         self.batches = 0  # transactions the writer committed for appends (tests, benchmarks)
         self.largest_batch = 0
 
@@ -290,6 +293,15 @@ class GroupCommit:
             unanswered = [rider for rider in riders if not rider.done.done()]
             await self._write_batch(batch, unanswered, retried=True)
 
+    def _driver_statements(self) -> tuple[DriverStatement, DriverStatement]:
+        """The SQLite writer's two statements, compiled for its connection on first use."""
+        if self._compiled is None:
+            assert self._sqlite_writer is not None
+            dialect = self._sqlite_writer.engine.dialect
+            self._compiled = (DriverStatement(_INSERT_LINE, dialect, _LINE_COLUMNS),
+                              DriverStatement(_SET_META, dialect, ()))
+        return self._compiled
+
     async def _execute(self, batch: list[Append], riders: Sequence[Rider]) -> None:
         lines = [
             {
@@ -311,10 +323,12 @@ class GroupCommit:
         ]
         if self._sqlite_writer is not None:
 
+            insert_lines, set_meta = self._driver_statements()
+
             def write(conn: Connection) -> None:
-                conn.execute(_INSERT_LINE, lines)
+                insert_lines.executemany(conn, lines)
                 if metas:
-                    conn.execute(_SET_META, metas)
+                    set_meta.executemany(conn, metas)
 
             works = [rider.work for rider in riders] + ([write] if lines else [])
             await self._held.hold()  # no other transaction of this process meanwhile

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -20,9 +20,9 @@ from app.store.db import (
     create_engine,
     dispose_engine,
     migrate_engine,
-    sqlite_writer,
 )
 from app.store.errors import DuplicateRecord, RoomExists, UnknownRoom
+from app.store.group_commit import Append, GroupCommit
 from app.store.sql import SqlRoomStore
 from tests.store.conftest import fresh_url
 
@@ -242,7 +242,7 @@ async def test_a_refused_record_fails_only_its_own_append(engine: AsyncEngine) -
 
 
 async def test_a_refused_record_in_a_batch_of_plain_appends_fails_only_its_own(
-    engine: AsyncEngine,
+    engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Without room changes a batch is one statement on Postgres: all lines or none, then
     retried record by record, so the others are neither lost nor reported as duplicates."""
@@ -251,22 +251,19 @@ async def test_a_refused_record_in_a_batch_of_plain_appends_fails_only_its_own(
         await store.create_room(code, {})
     await store.append("DUPE", record(1), None)
     batch_sizes: list[int] = []
+    execute = GroupCommit._execute
 
-    def executed(*args: Any) -> None:
-        parameters, many = args[3], args[5]
-        if many:
-            batch_sizes.append(len(parameters))
+    async def executed(self: GroupCommit, batch: list[Append], riders: Any) -> None:
+        batch_sizes.append(len(batch))
+        await execute(self, batch, riders)
 
-    writer = sqlite_writer(engine)  # a SQLite file's appends go through its own engine
-    target = writer.engine if writer is not None else engine.sync_engine
-    event.listen(target, "before_cursor_execute", executed)
+    monkeypatch.setattr(GroupCommit, "_execute", executed)
     results = await asyncio.gather(
         store.append("ONE", record(1), None),
         store.append("DUPE", record(1), None),
         store.append("TWO", record(1), None),
         return_exceptions=True,
     )
-    event.remove(target, "before_cursor_execute", executed)
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], DuplicateRecord)
     assert batch_sizes[0] == 3  # they were tried together first
