@@ -52,7 +52,7 @@ OTHER = "event loop and the rest"
 # Leaves where a thread waits, which py-spy does not always see as idle (a thread pool's worker
 # blocked on its queue): not CPU, so left out of the shares.
 WAITS = ("_worker (concurrent/futures/thread.py:81)", "_connection_worker_thread (aiosqlite/",
-         "Condition.wait (threading.py", "Event.wait (threading.py")
+         "Condition.wait (threading.py", "Event.wait (threading.py", "SqliteWriter._next_batch")
 
 
 WRITER_THREAD = ("SqliteWriter._each", "SqliteWriter._checkpoint_loop")

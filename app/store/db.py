@@ -24,11 +24,12 @@ import asyncio
 import contextlib
 import fcntl
 import os
+import queue
 import sqlite3
 import threading
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -130,7 +131,6 @@ class SqliteWriter:
         event.listen(self.engine, "connect", _sqlite_on_connect)
         event.listen(self.engine, "connect", _no_autocheckpoint)
         event.listen(self.engine, "begin", _sqlite_on_begin)
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         self.database = str(make_url(url).database)
         self._stop = threading.Event()
         self.checkpoints = 0  # background checkpoints done (tests)
@@ -139,6 +139,12 @@ class SqliteWriter:
         self._checkpointer = threading.Thread(target=self._checkpoint_loop,
                                               name="sqlite-checkpoints", daemon=True)
         self._checkpointer.start()
+        # Batches for the writer's thread, each answered on its loop. A thread of its own, not
+        # a ThreadPoolExecutor: the pool's locks, its Future and the chaining of that Future to
+        # the loop's cost more of the event loop's time than the crossing itself.
+        self._batches: queue.SimpleQueue[_Batch | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name="sqlite-writer", daemon=True)
+        self._thread.start()
 
     def _checkpoint_loop(self) -> None:
         connection = sqlite3.connect(self.database, check_same_thread=False)
@@ -156,7 +162,25 @@ class SqliteWriter:
         """Run each of ``works`` in a transaction of its own, in order, in one crossing to the
         thread: each one's result, or the error that rolled it back."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, self._each, works)
+        done: asyncio.Future[list[tuple[Any, Exception | None]]] = loop.create_future()
+        self._batches.put(_Batch(works, loop, done))
+        return await done
+
+    def _serve(self) -> None:
+        """The writer's thread: each batch in turn, until ``close``."""
+        try:
+            while (batch := self._next_batch()) is not None:
+                try:
+                    outcome: Any = self._each(batch.works)
+                except Exception as exc:  # not a work's error (those are outcomes): the thread's
+                    outcome = exc
+                with contextlib.suppress(RuntimeError):  # that loop has closed: nobody waits
+                    batch.loop.call_soon_threadsafe(_answer, batch.done, outcome)
+        finally:
+            self._dispose()
+
+    def _next_batch(self) -> _Batch | None:
+        return self._batches.get()  # the thread's one wait (bench/stages.py leaves it out)
 
     def _each(self, works: list[Callable[[Connection], Any]]
               ) -> list[tuple[Any, Exception | None]]:
@@ -210,8 +234,24 @@ class SqliteWriter:
     def close(self) -> None:
         self._stop.set()
         self._checkpointer.join()
-        self._thread.submit(self._dispose).result()  # on the thread that opened it
-        self._thread.shutdown()
+        self._batches.put(None)  # the thread disposes of its connection, which it opened
+        self._thread.join()
+
+
+@dataclass(slots=True)
+class _Batch:
+    works: list[Callable[[Connection], Any]]
+    loop: asyncio.AbstractEventLoop
+    done: asyncio.Future[list[tuple[Any, Exception | None]]]
+
+
+def _answer(done: asyncio.Future[Any], outcome: Any) -> None:
+    if done.done():
+        return  # its caller was cancelled
+    if isinstance(outcome, Exception):
+        done.set_exception(outcome)
+    else:
+        done.set_result(outcome)
 
 
 _WRITERS: weakref.WeakKeyDictionary[AsyncEngine, SqliteWriter] = weakref.WeakKeyDictionary()
