@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -459,3 +461,29 @@ async def test_a_read_waits_for_no_more_than_a_short_hold_while_appends_keep_com
     for code in codes:
         stored = await store.load_room(code)
         assert stored is not None and stored.records
+
+
+
+async def test_a_sqlite_files_writer_thread_ends_with_its_engine_and_a_given_up_append_is_whole(
+    migrated_sqlite: Path, tmp_path: Path,
+) -> None:
+    """The writer's thread answers each crossing on the loop that asked: an append whose caller
+    gave up is stored whole or not at all, the next is answered, and disposing of the engine
+    ends the thread."""
+    before = set(threading.enumerate())
+    shutil.copyfile(migrated_sqlite, tmp_path / "own.db")
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'own.db'}")
+    writers = [t for t in set(threading.enumerate()) - before if t.name == "sqlite-writer"]
+    assert len(writers) == 1
+    store = SqlRoomStore(engine)
+    await store.create_room("GONE", {})
+    given_up = asyncio.create_task(store.append("GONE", record(1), None))
+    await asyncio.sleep(0)
+    given_up.cancel()
+    await asyncio.gather(given_up, return_exceptions=True)
+    await store.append("GONE", record(2), None)
+    loaded = await store.load_room("GONE")
+    assert loaded is not None and loaded.records in ([record(1), record(2)], [record(2)])
+    await dispose_engine(engine)
+    writers[0].join(timeout=5)
+    assert not writers[0].is_alive()
