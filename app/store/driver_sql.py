@@ -1,66 +1,97 @@
-"""A hot statement compiled once and run with the SQLite driver's own ``executemany``.
+"""Hot statements compiled once and run by the SQLite driver itself on the writer's thread.
 
 SQLAlchemy's ``Connection.execute`` costs about 0.1 ms of the SQLite writer's thread for each
-statement of the room log's batches (the compiled cache's lookup, parameter processing, events,
-a result object), more than SQLite's own work for a line (``bench.store_costs``). The room
-log's two statements are compiled here once, with the same SQL and the same type processing
-(the JSON columns' serializer) SQLAlchemy uses, and handed to the driver's cursor, inside the
+statement (the compiled cache's lookup, parameter processing, events, a result object), more
+than SQLite's own work for a room log line or a match's row (``bench.store_costs``). These
+statements are compiled here once per dialect, with the SQL and the type processing (the JSON
+columns' serializer, dates) SQLAlchemy uses, and handed to the driver's cursor inside the
 transaction SQLAlchemy began. A driver error becomes SQLAlchemy's (an ``IntegrityError`` stays
-one), so callers handle them as before.
+one), so callers handle them as before. On any other connection (Postgres, aiosqlite in memory)
+they go through SQLAlchemy as usual.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.dml import UpdateBase
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    sql: str
+    order: tuple[tuple[str, Callable[[Any], Any] | None], ...]  # each ? with its processor
+    fixed: Mapping[str, Any]  # the statement's literals (LIMIT 1, a status)
+
+    def row(self, parameters: Mapping[str, Any]) -> tuple[Any, ...]:
+        fixed = self.fixed
+        values = []
+        for name, processor in self.order:
+            value = parameters[name] if name in parameters else fixed[name]
+            values.append(value if processor is None else processor(value))
+        return tuple(values)
 
 
 class DriverStatement:
-    """``statement`` compiled for ``dialect`` (a SQLite one), with ``keys`` as the columns each
-    row's parameters name; ``executemany`` runs it for rows of named parameters."""
+    """``statement`` with ``keys``, the columns each row's parameters name (an INSERT's or an
+    UPDATE's SET; bind parameters need not be listed). Its result columns, if any, must need no
+    processing (integers, text)."""
 
-    def __init__(self, statement: ClauseElement, dialect: Dialect, keys: Sequence[str]) -> None:
-        compiled = statement.compile(dialect=dialect, column_keys=list(keys),
-                                     for_executemany=True)
-        assert isinstance(compiled, SQLCompiler)
-        assert compiled.positiontup is not None, "a positional (qmark) dialect is expected"
-        self.sql = compiled.string
-        self._fixed: dict[str, Any] = {}
-        self._order: list[tuple[str, Callable[[Any], Any] | None]] = []
-        for name in compiled.positiontup:
-            bind = compiled.binds[name]
-            if bind.callable is None and bind.value is not None:
-                self._fixed[name] = bind.value  # a literal of the statement (LIMIT 1, a status)
-            processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
-            self._order.append((name, processor))
+    def __init__(self, statement: UpdateBase, keys: Sequence[str] = ()) -> None:
+        self.statement = statement
+        self._keys = list(keys)
+        self._compiled: dict[tuple[Dialect, bool], _Compiled] = {}
 
-    def rows(self, parameters: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
-        """Each row's positional parameters, processed as SQLAlchemy would."""
-        fixed, order = self._fixed, self._order
-        rows = []
-        for row in parameters:
-            values = []
-            for name, processor in order:
-                value = row[name] if name in row else fixed[name]
-                values.append(value if processor is None else processor(value))
-            rows.append(tuple(values))
-        return rows
+    def compiled(self, dialect: Dialect, many: bool) -> _Compiled:
+        """The SQL and the parameters' order for ``dialect`` (a qmark one: SQLite's)."""
+        found = self._compiled.get((dialect, many))
+        if found is None:
+            compiled = self.statement.compile(dialect=dialect, column_keys=self._keys,
+                                              for_executemany=many)
+            assert isinstance(compiled, SQLCompiler) and compiled.positiontup is not None
+            order, fixed = [], {}
+            for name in compiled.positiontup:
+                bind = compiled.binds[name]
+                if bind.callable is None and bind.value is not None:
+                    fixed[name] = bind.value
+                order.append((name, bind.type.dialect_impl(dialect).bind_processor(dialect)))
+            found = self._compiled[(dialect, many)] = _Compiled(
+                compiled.string, tuple(order), fixed)
+        return found
 
-    def executemany(self, conn: Connection, parameters: Sequence[Mapping[str, Any]]) -> None:
-        """Run for every row of ``parameters`` on ``conn``'s driver connection, in ``conn``'s
-        transaction."""
+    def executemany(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Run for each of ``rows``, in ``conn``'s transaction."""
         driver = conn.connection.driver_connection
-        assert isinstance(driver, sqlite3.Connection)
-        try:
-            driver.executemany(self.sql, self.rows(parameters))
-        except sqlite3.Error as exc:  # no parameters in the error: they are players' moves
-            raise DBAPIError.instance(self.sql, None, exc, sqlite3.Error,
-                                      hide_parameters=True) from exc
+        if not isinstance(driver, sqlite3.Connection):
+            conn.execute(self.statement, list(rows))
+            return
+        compiled = self.compiled(conn.dialect, True)
+        with _as_sqlalchemy_error(compiled.sql):
+            driver.executemany(compiled.sql, [compiled.row(row) for row in rows])
 
+    def execute(self, conn: Connection, parameters: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        """Run once, in ``conn``'s transaction: the rows it returns (RETURNING), if any."""
+        driver = conn.connection.driver_connection
+        if not isinstance(driver, sqlite3.Connection):
+            result = conn.execute(self.statement, dict(parameters))
+            return [tuple(row) for row in result.all()] if result.returns_rows else []
+        compiled = self.compiled(conn.dialect, False)
+        with _as_sqlalchemy_error(compiled.sql):
+            return driver.execute(compiled.sql, compiled.row(parameters)).fetchall()
+
+
+@contextmanager
+def _as_sqlalchemy_error(sql: str) -> Iterator[None]:
+    """A driver error as SQLAlchemy raises it, without the parameters (players' moves)."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise DBAPIError.instance(sql, None, exc, sqlite3.Error, hide_parameters=True) from exc

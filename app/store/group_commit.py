@@ -65,9 +65,9 @@ _MATCH_AT = (
     .limit(1)
     .scalar_subquery()
 )
-_INSERT_LINE = insert(RoomLogLine).values(room_id=_OPEN_ROOM, match_id=_MATCH_AT)
-_LINE_COLUMNS = ("seq", "seat", "command", "now_ms", "events")  # given per line
-_SET_META = (
+_INSERT_LINE = DriverStatement(insert(RoomLogLine).values(room_id=_OPEN_ROOM, match_id=_MATCH_AT),
+                               ("seq", "seat", "command", "now_ms", "events"))
+_SET_META = DriverStatement(
     update(Room)
     .where(
         Room.id == bindparam("p_room", type_=Integer),
@@ -129,7 +129,6 @@ class GroupCommit:
         self._writers: dict[asyncio.Task[None], bool] = {}
         self._max_writers = POSTGRES_WRITERS if self._postgres else 1
         self._spill: asyncio.TimerHandle | None = None  # the check for another writer
-        self._compiled: tuple[DriverStatement, DriverStatement] | None = None
         self.batches = 0  # transactions the writer committed for appends (tests, benchmarks)
         self.largest_batch = 0
 
@@ -293,15 +292,6 @@ class GroupCommit:
             unanswered = [rider for rider in riders if not rider.done.done()]
             await self._write_batch(batch, unanswered, retried=True)
 
-    def _driver_statements(self) -> tuple[DriverStatement, DriverStatement]:
-        """The SQLite writer's two statements, compiled for its connection on first use."""
-        if self._compiled is None:
-            assert self._sqlite_writer is not None
-            dialect = self._sqlite_writer.engine.dialect
-            self._compiled = (DriverStatement(_INSERT_LINE, dialect, _LINE_COLUMNS),
-                              DriverStatement(_SET_META, dialect, ()))
-        return self._compiled
-
     async def _execute(self, batch: list[Append], riders: Sequence[Rider]) -> None:
         lines = [
             {
@@ -323,12 +313,10 @@ class GroupCommit:
         ]
         if self._sqlite_writer is not None:
 
-            insert_lines, set_meta = self._driver_statements()
-
             def write(conn: Connection) -> None:
-                insert_lines.executemany(conn, lines)
+                _INSERT_LINE.executemany(conn, lines)
                 if metas:
-                    set_meta.executemany(conn, metas)
+                    _SET_META.executemany(conn, metas)
 
             works = [rider.work for rider in riders] + ([write] if lines else [])
             await self._held.hold()  # no other transaction of this process meanwhile
@@ -343,12 +331,12 @@ class GroupCommit:
             # One round trip: asyncpg sends the whole executemany before a single Sync, so
             # Postgres runs it as one implicit transaction (all lines or none), no BEGIN/COMMIT.
             async with self._autocommit.connect() as conn:
-                await conn.execute(_INSERT_LINE, lines)
+                await conn.execute(_INSERT_LINE.statement, lines)
         else:
             async with self._engine.begin() as conn:
-                await conn.execute(_INSERT_LINE, lines)
+                await conn.execute(_INSERT_LINE.statement, lines)
                 if metas:
-                    await conn.execute(_SET_META, metas)
+                    await conn.execute(_SET_META.statement, metas)
         self.batches += 1
         self.largest_batch = max(self.largest_batch, len(lines))
 

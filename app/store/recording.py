@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, Connection, DateTime, Integer, bindparam, insert, select, update
 
+from .driver_sql import DriverStatement
 from .errors import InvalidRequest, NotFound
 from .leagues import league_info
 from .models import RUNNING, JsonType, Match, MatchSeat, RoomLogLine, utcnow
@@ -31,7 +32,7 @@ class MatchPlayer:
 # Built once, executed with parameters: building them per call (ORM-enabled inserts with their
 # values inline) cost about 0.6 ms of the SQLite writer's thread per match, a twentieth of a
 # worker's CPU at 1,500 rooms (bench.stages).
-_INSERT_MATCH = (
+_INSERT_MATCH = DriverStatement(
     insert(Match.__table__)  # type: ignore[arg-type]
     .values(
         room_id=open_room_id(bindparam("p_code")),
@@ -46,7 +47,9 @@ _INSERT_MATCH = (
     )
     .returning(Match.__table__.c.id, Match.__table__.c.room_id)
 )
-_INSERT_SEATS = insert(MatchSeat.__table__)  # type: ignore[arg-type]
+_INSERT_SEATS = DriverStatement(
+    insert(MatchSeat.__table__),  # type: ignore[arg-type]
+    ("match_id", "seat", "player_id", "name", "bot", "left_after_round"))
 _LOG = RoomLogLine.__table__.c
 
 
@@ -62,7 +65,8 @@ def _tag_statement(upto: bool) -> Any:
     )
 
 
-_TAG_FROM, _TAG_BETWEEN = _tag_statement(False), _tag_statement(True)
+_TAG_FROM = DriverStatement(_tag_statement(False))
+_TAG_BETWEEN = DriverStatement(_tag_statement(True))
 
 
 def insert_match(
@@ -83,13 +87,13 @@ def insert_match(
             raise InvalidRequest(
                 f"league {league.name!r} plays {league.scoring}, not {rules.get('scoring')}"
             )
-    match_id, room_id = conn.execute(_INSERT_MATCH, {
+    [(match_id, room_id)] = _INSERT_MATCH.execute(conn, {
         "p_code": room_code, "p_league": league_id, "p_seed": seed, "p_rules": dict(rules),
         "p_deal": None if deal is None else dict(deal), "p_seats": len(seats),
         "p_first": first_seq, "p_now": utcnow(),
-    }).one()
-    conn.execute(
-        _INSERT_SEATS,
+    })
+    _INSERT_SEATS.executemany(
+        conn,
         [
             {
                 "match_id": match_id,
@@ -145,6 +149,6 @@ def tag_log(
     """Mark the room's log lines from ``first`` to ``last`` as this match's event log."""
     params = {"p_room": room_id, "p_match": match_id, "p_first": first}
     if last is None:
-        conn.execute(_TAG_FROM, params)
+        _TAG_FROM.execute(conn, params)
     else:
-        conn.execute(_TAG_BETWEEN, {**params, "p_last": last})
+        _TAG_BETWEEN.execute(conn, {**params, "p_last": last})

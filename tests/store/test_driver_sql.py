@@ -1,9 +1,11 @@
-"""The room log's statements run through the SQLite driver send exactly what SQLAlchemy's
-``execute`` sent: the same SQL and the same processed parameters (JSON as the engine writes it)."""
+"""The store's hot statements run through the SQLite driver send exactly what SQLAlchemy's
+``execute`` sent: the same SQL and the same processed parameters (JSON as the engine writes it,
+dates as SQLAlchemy stores them)."""
 
 from __future__ import annotations
 
 import contextlib
+from datetime import UTC
 from typing import Any
 
 import pytest
@@ -15,8 +17,9 @@ from sqlalchemy.exc import IntegrityError
 
 from app.jsonwire import compact_json
 from app.store.driver_sql import DriverStatement
-from app.store.group_commit import _INSERT_LINE, _LINE_COLUMNS, _SET_META
+from app.store.group_commit import _INSERT_LINE, _SET_META
 from app.store.models import Base
+from app.store.recording import _INSERT_MATCH, _INSERT_SEATS, _TAG_BETWEEN, _TAG_FROM
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-2**53, 2**53) | st.text(max_size=8),
@@ -32,6 +35,20 @@ LINE = st.fixed_dictionaries({
 })
 META = st.fixed_dictionaries({"p_room": st.integers(1, 10**6), "p_gen": st.integers(0, 2**62),
                               "p_meta": st.dictionaries(st.text(max_size=5), JSON)})
+MATCH = st.fixed_dictionaries({
+    "p_code": st.text(min_size=1, max_size=6), "p_league": st.none() | st.integers(1, 99),
+    "p_seed": st.integers(0, 2**62), "p_rules": st.dictionaries(st.text(max_size=5), JSON),
+    "p_deal": st.none() | st.dictionaries(st.text(max_size=5), JSON),
+    "p_seats": st.integers(2, 10), "p_first": st.integers(0, 10**9),
+    "p_now": st.datetimes(timezones=st.just(UTC)),
+})
+SEAT = st.fixed_dictionaries({
+    "match_id": st.integers(1, 10**6), "seat": st.integers(0, 9),
+    "player_id": st.none() | st.integers(1, 10**6), "name": st.text(max_size=10),
+    "bot": st.booleans(), "left_after_round": st.none() | st.integers(1, 9),
+})
+TAG = st.fixed_dictionaries({"p_room": st.integers(1, 10**6), "p_match": st.integers(1, 10**6),
+                             "p_first": st.integers(0, 10**9), "p_last": st.integers(0, 10**9)})
 
 
 @pytest.fixture(scope="module")
@@ -41,35 +58,45 @@ def engine() -> sqlalchemy.Engine:
     return engine
 
 
-def sent_by_sqlalchemy(engine: sqlalchemy.Engine, statement: Any,
-                       rows: list[dict[str, Any]]) -> tuple[str, list[tuple[Any, ...]]]:
-    sent: list[tuple[str, list[tuple[Any, ...]]]] = []
+def sent_by_sqlalchemy(engine: sqlalchemy.Engine, statement: Any, parameters: Any
+                       ) -> tuple[str, Any]:
+    sent: list[tuple[str, Any]] = []
 
-    def capture(_conn: Any, _cursor: Any, sql: str, parameters: Any, *_: Any) -> None:
-        sent.append((sql, list(parameters)))
+    def capture(_conn: Any, _cursor: Any, sql: str, sent_parameters: Any, *_: Any) -> None:
+        sent.append((sql, sent_parameters))
 
     event.listen(engine, "before_cursor_execute", capture)
     try:
         with engine.begin() as conn, contextlib.suppress(IntegrityError):  # no such rooms
-            conn.execute(statement, rows)
+            conn.execute(statement, parameters)
     finally:
         event.remove(engine, "before_cursor_execute", capture)
     return sent[0]
 
 
-@settings(max_examples=60, deadline=None)
-@given(lines=st.lists(LINE, min_size=2, max_size=4))
-def test_a_batch_of_the_room_log_sends_what_sqlalchemy_sent(
-    engine: sqlalchemy.Engine, lines: list[dict[str, Any]]
-) -> None:
-    driver = DriverStatement(_INSERT_LINE, engine.dialect, _LINE_COLUMNS)
-    assert (driver.sql, driver.rows(lines)) == sent_by_sqlalchemy(engine, _INSERT_LINE, lines)
+def sent_by_the_driver(engine: sqlalchemy.Engine, driver: DriverStatement, parameters: Any
+                       ) -> tuple[str, Any]:
+    if isinstance(parameters, list):
+        compiled = driver.compiled(engine.dialect, True)
+        return compiled.sql, [compiled.row(row) for row in parameters]
+    compiled = driver.compiled(engine.dialect, False)
+    return compiled.sql, compiled.row(parameters)
 
 
-@settings(max_examples=30, deadline=None)
-@given(metas=st.lists(META, min_size=2, max_size=3))
-def test_a_batch_of_room_changes_sends_what_sqlalchemy_sent(
-    engine: sqlalchemy.Engine, metas: list[dict[str, Any]]
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+@pytest.mark.parametrize(("driver", "rows"), [
+    (_INSERT_LINE, st.lists(LINE, min_size=2, max_size=4)),
+    (_SET_META, st.lists(META, min_size=2, max_size=3)),
+    (_INSERT_SEATS, st.lists(SEAT, min_size=2, max_size=4)),
+    (_INSERT_MATCH, MATCH),
+    (_TAG_FROM, TAG),
+    (_TAG_BETWEEN, TAG),
+], ids=["room log lines", "room changes", "match seats", "a match", "tagging", "tagging upto"])
+def test_a_hot_statement_sends_what_sqlalchemy_sent(
+    engine: sqlalchemy.Engine, driver: DriverStatement, rows: Any, data: st.DataObject
 ) -> None:
-    driver = DriverStatement(_SET_META, engine.dialect, ())
-    assert (driver.sql, driver.rows(metas)) == sent_by_sqlalchemy(engine, _SET_META, metas)
+    parameters = data.draw(rows)
+    assert sent_by_the_driver(engine, driver, parameters) == sent_by_sqlalchemy(
+        engine, driver.statement, parameters)
+
