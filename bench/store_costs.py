@@ -1,7 +1,7 @@
 """What the SQLite store costs per transaction: CPU (both threads, and the event loop's share) of
 the room log's appends one at a time and 14 at a time (a quiet worker's batches and a busy
-one's), and of a match's start (its row, seats and log tagging) through the same writer, as
-``python -m app`` runs them (a SQLite file, uvloop).
+one's), of a match's start (its row, seats and log tagging) and of a game's snapshot through the
+same writer, as ``python -m app`` runs them (a SQLite file, uvloop).
 
     .venv/bin/python -m bench.store_costs [--appends 4000] [--matches 1000]
 """
@@ -17,6 +17,7 @@ from typing import Any
 
 import uvloop
 
+from app.engine import Game, preset
 from app.store.base import RoomRecord
 from app.store.db import create_engine, dispose_engine, migrate
 from app.store.history import HistoryStore, MatchPlayer
@@ -50,11 +51,17 @@ async def measure(appends: int, matches: int) -> list[str]:
         await history.start_match(code, seed=7, rules=RULES, first_seq=seqs[code],
                                   seats=[MatchPlayer(f"Seat {n}") for n in range(4)])
 
+    snapshot = Game.start(4, preset("official"), seed=7)[0].snapshot()
+
+    async def save_snapshot() -> None:
+        await store.save_snapshot(codes[1], seqs[codes[1]], snapshot)
+
     lines = []
     for name, runs, step in (("append, one at a time", appends, lambda: append(codes[0])),
                              ("appends, 14 at a time", appends // 14,
                               lambda: asyncio.gather(*(append(c) for c in codes))),
-                             ("a match's start", matches, start_match)):
+                             ("a match's start", matches, start_match),
+                             ("a snapshot (four players' game)", matches, save_snapshot)):
         await step()  # warm: statements compiled, connection open
         cpu, main = time.process_time(), time.thread_time()
         for _ in range(runs):

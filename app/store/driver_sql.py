@@ -88,6 +88,16 @@ class DriverStatement:
             return driver.execute(compiled.sql, compiled.row(parameters)).fetchall()
 
 
+    def rowcount(self, conn: Connection, parameters: Mapping[str, Any]) -> int:
+        """Run once, in ``conn``'s transaction: how many rows it wrote."""
+        driver = conn.connection.driver_connection
+        if not isinstance(driver, sqlite3.Connection):
+            return int(conn.execute(self.statement, dict(parameters)).rowcount)
+        compiled = self.compiled(conn.dialect, False)
+        with _as_sqlalchemy_error(compiled.sql):
+            return driver.execute(compiled.sql, compiled.row(parameters)).rowcount
+
+
 @contextmanager
 def _as_sqlalchemy_error(sql: str) -> Iterator[None]:
     """A driver error as SQLAlchemy raises it, without the parameters (players' moves)."""

@@ -45,6 +45,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.elements import BindParameter
 
 from .base import RoomRecord, StoredRoom
+from .driver_sql import DriverStatement
 from .errors import Fenced, RoomExists, StoreError, UnknownRoom
 from .group_commit import UNFENCED, Append, GroupCommit
 from .models import (
@@ -85,8 +86,8 @@ def _snapshot_upsert(maker: Callable[[type[RoomSnapshot]], Any]) -> Any:
     )
 
 
-_UPSERT_SNAPSHOT = {"postgresql": _snapshot_upsert(pg_insert),
-                    "sqlite": _snapshot_upsert(sqlite_insert)}
+_UPSERT_SNAPSHOT = {"postgresql": DriverStatement(_snapshot_upsert(pg_insert)),
+                    "sqlite": DriverStatement(_snapshot_upsert(sqlite_insert))}
 
 
 class SqlRoomStore:
@@ -164,7 +165,7 @@ class SqlRoomStore:
         values = {"p_code": code, "p_seq": seq, "p_data": snapshot, "p_gen": generation}
 
         def write(conn: Connection) -> int:
-            return int(conn.execute(stmt, values).rowcount)
+            return stmt.rowcount(conn, values)
 
         if await self._log.in_writer(write) == 0:
             raise await self._refusal(code, generation) or UnknownRoom(f"no open room {code}")

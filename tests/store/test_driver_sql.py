@@ -20,6 +20,7 @@ from app.store.driver_sql import DriverStatement
 from app.store.group_commit import _INSERT_LINE, _SET_META
 from app.store.models import Base
 from app.store.recording import _INSERT_MATCH, _INSERT_SEATS, _TAG_BETWEEN, _TAG_FROM
+from app.store.sql import _UPSERT_SNAPSHOT
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-2**53, 2**53) | st.text(max_size=8),
@@ -47,6 +48,9 @@ SEAT = st.fixed_dictionaries({
     "player_id": st.none() | st.integers(1, 10**6), "name": st.text(max_size=10),
     "bot": st.booleans(), "left_after_round": st.none() | st.integers(1, 9),
 })
+SNAPSHOT = st.fixed_dictionaries({
+    "p_code": st.text(min_size=1, max_size=6), "p_seq": st.integers(0, 10**9),
+    "p_gen": st.integers(0, 2**62), "p_data": st.dictionaries(st.text(max_size=5), JSON)})
 TAG = st.fixed_dictionaries({"p_room": st.integers(1, 10**6), "p_match": st.integers(1, 10**6),
                              "p_first": st.integers(0, 10**9), "p_last": st.integers(0, 10**9)})
 
@@ -92,7 +96,9 @@ def sent_by_the_driver(engine: sqlalchemy.Engine, driver: DriverStatement, param
     (_INSERT_MATCH, MATCH),
     (_TAG_FROM, TAG),
     (_TAG_BETWEEN, TAG),
-], ids=["room log lines", "room changes", "match seats", "a match", "tagging", "tagging upto"])
+    (_UPSERT_SNAPSHOT["sqlite"], SNAPSHOT),
+], ids=["room log lines", "room changes", "match seats", "a match", "tagging", "tagging upto",
+        "a snapshot"])
 def test_a_hot_statement_sends_what_sqlalchemy_sent(
     engine: sqlalchemy.Engine, driver: DriverStatement, rows: Any, data: st.DataObject
 ) -> None:
