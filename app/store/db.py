@@ -318,7 +318,11 @@ def _no_autocheckpoint(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_on_begin(connection: Connection) -> None:
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    driver = connection.connection.driver_connection
+    if isinstance(driver, sqlite3.Connection):  # the writer's thread: no SQLAlchemy execute
+        driver.execute("BEGIN IMMEDIATE")     # (a third of a one-line transaction's cost)
+    else:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _sqlite_lock_path(url: str) -> Path | None:
