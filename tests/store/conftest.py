@@ -18,10 +18,11 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store.db import SqliteWriter, create_engine, dispose_engine, migrate, sqlite_writer
+from app.store.db import create_engine, dispose_engine, migrate, sqlite_writer
 from app.store.history import HistoryStore
 from app.store.models import Base
 from app.store.sql import SqlRoomStore
+from app.store.sqlite_file import SqliteWriter
 from tests.services import drop_postgres_database, fresh_postgres_database, postgres_url
 from tests.store.scripted import Recorder
 

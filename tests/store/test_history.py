@@ -9,10 +9,10 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store.db import SqliteWriter
 from app.store.history import HistoryStore, MatchPlayer
 from app.store.models import Player, RoomLogLine, RoomSnapshot
 from app.store.sql import SqlRoomStore
+from app.store.sqlite_file import SqliteWriter
 from tests.store.scripted import Recorder, ScriptedMatch, hand_worth
 
 

@@ -14,18 +14,13 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store import db, held_connection
+from app.store import held_connection
 from app.store.base import RoomRecord, RoomStore
-from app.store.db import (
-    CHECKPOINT_SECONDS,
-    SqliteWriter,
-    create_engine,
-    dispose_engine,
-    migrate_engine,
-)
+from app.store.db import create_engine, dispose_engine, migrate_engine
 from app.store.errors import DuplicateRecord, RoomExists, UnknownRoom
 from app.store.group_commit import Append, GroupCommit
 from app.store.sql import SqlRoomStore
+from app.store.sqlite_file import CHECKPOINT_SECONDS, SqliteWriter
 from tests.store.conftest import fresh_url
 
 
@@ -401,7 +396,7 @@ async def test_the_wal_of_a_sqlite_file_stays_small_under_commits_that_never_pau
     by every byte ever written (1.1 GB in four minutes of a steady bench.soak), and the index
     SQLite maps beside it grew the worker's memory with it. Past ``WAL_RESTART_BYTES`` the
     writer's thread checkpoints the WAL to its end itself, between two transactions."""
-    monkeypatch.setattr(db, "WAL_RESTART_BYTES", 512 * 1024)
+    monkeypatch.setattr("app.store.sqlite_file.WAL_RESTART_BYTES", 512 * 1024)
     engine, writer = sqlite_file
     store = SqlRoomStore(engine)
     wal = Path(writer.database + "-wal")

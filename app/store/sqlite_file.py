@@ -1,0 +1,216 @@
+"""A SQLite file's connections: their settings (WAL, ``synchronous=NORMAL``, the busy timeout,
+foreign keys, ``BEGIN IMMEDIATE``, no checkpoint inside a commit) and the writer that runs the
+store's write transactions on a thread of its own (``SqliteWriter``). ``db.create_engine`` makes
+one per SQLite file engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import orjson
+import sqlalchemy
+from sqlalchemy import Connection, event
+from sqlalchemy.engine import make_url
+
+from app.jsonwire import compact_json
+
+T = TypeVar("T")
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+# How often a SQLite file's WAL is checkpointed, in the background: a commit never does it.
+CHECKPOINT_SECONDS = 1.0
+# Past this size the writer's thread checkpoints the WAL to its end, so that it starts again.
+WAL_RESTART_BYTES = 16 * 1024 * 1024
+
+
+class SqliteWriter:
+    """Runs a whole write transaction on a SQLite file in one crossing to a thread.
+
+    aiosqlite crosses to its thread and back for every step of a transaction (nine crossings
+    for one append of ``SqlRoomStore``), and each crossing back waits for a turn of the event
+    loop, which is long when thousands of sockets are busy. The writer runs ``work`` with a
+    synchronous connection of its own on a thread of its own, once per transaction.
+
+    The thread keeps its one connection open (the pool holds one, checked out for good), and
+    the room log's statements go to the driver's cursor as they are (``driver_sql.py``).
+
+    The caller holds the async engine's connection meanwhile (``async with engine.connect()``),
+    so the two connections never write at the same time.
+
+    No connection checkpoints the WAL as it commits (``wal_autocheckpoint=0``): SQLite's
+    automatic checkpoint runs inside the commit that crosses 1,000 pages, with its fsyncs, and
+    every room's append waiting in the group commit waited for it. A thread of its own runs a
+    PASSIVE checkpoint every ``CHECKPOINT_SECONDS`` instead, on a connection of its own, which
+    never holds up a writer.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.engine = sqlalchemy.create_engine(
+            make_url(url).set(drivername="sqlite+pysqlite"), pool_size=1, max_overflow=0,
+            json_serializer=compact_json, json_deserializer=orjson.loads,
+        )
+        event.listen(self.engine, "connect", sqlite_on_connect)
+        event.listen(self.engine, "connect", no_autocheckpoint)
+        event.listen(self.engine, "begin", sqlite_on_begin)
+        self.database = str(make_url(url).database)
+        self._stop = threading.Event()
+        self.checkpoints = 0  # background checkpoints done (tests)
+        self.restarts = 0  # WAL restarts done by the writer's thread (tests)
+        self._conn: Connection | None = None  # opened and used on the writer's thread only
+        self._checkpointer = threading.Thread(target=self._checkpoint_loop,
+                                              name="sqlite-checkpoints", daemon=True)
+        self._checkpointer.start()
+        # Batches for the writer's thread, each answered on its loop. A thread of its own, not
+        # a ThreadPoolExecutor: the pool's locks, its Future and the chaining of that Future to
+        # the loop's cost more of the event loop's time than the crossing itself.
+        self._batches: queue.SimpleQueue[_Batch | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name="sqlite-writer", daemon=True)
+        self._thread.start()
+
+    def _checkpoint_loop(self) -> None:
+        connection = sqlite3.connect(self.database, check_same_thread=False)
+        try:
+            connection.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            while not self._stop.wait(CHECKPOINT_SECONDS):
+                with contextlib.suppress(sqlite3.Error):  # busy, or the file went: next time
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    self.checkpoints += 1
+        finally:
+            connection.close()
+
+    async def run_each(self, works: list[Callable[[Connection], Any]]
+                       ) -> list[tuple[Any, Exception | None]]:
+        """Run each of ``works`` in a transaction of its own, in order, in one crossing to the
+        thread: each one's result, or the error that rolled it back."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[list[tuple[Any, Exception | None]]] = loop.create_future()
+        self._batches.put(_Batch(works, loop, done))
+        return await done
+
+    def _serve(self) -> None:
+        """The writer's thread: each batch in turn, until ``close``."""
+        try:
+            while (batch := self._next_batch()) is not None:
+                try:
+                    outcome: Any = self._each(batch.works)
+                except Exception as exc:  # not a work's error (those are outcomes): the thread's
+                    outcome = exc
+                with contextlib.suppress(RuntimeError):  # that loop has closed: nobody waits
+                    batch.loop.call_soon_threadsafe(_answer, batch.done, outcome)
+        finally:
+            self._dispose()
+
+    def _next_batch(self) -> _Batch | None:
+        return self._batches.get()  # the thread's one wait (bench/stages.py leaves it out)
+
+    def _each(self, works: list[Callable[[Connection], Any]]
+              ) -> list[tuple[Any, Exception | None]]:
+        outcomes: list[tuple[Any, Exception | None]] = []
+        for work in works:
+            try:
+                outcomes.append((self._transaction(work), None))
+            except Exception as exc:
+                outcomes.append((None, exc))
+        self._restart_a_long_wal()
+        return outcomes
+
+    def _restart_a_long_wal(self) -> None:
+        """A WAL starts again from its beginning only once a checkpoint has copied all of it,
+        which a PASSIVE checkpoint never does while commits keep coming: the WAL (and the index
+        SQLite maps in memory beside it) would grow by every byte ever written. Between two
+        transactions, with no other writer, this thread copies it to its end itself."""
+        try:
+            size = os.stat(self.database + "-wal").st_size
+        except OSError:
+            return
+        if size <= WAL_RESTART_BYTES:
+            return
+        # The driver's connection: SQLAlchemy's would BEGIN, and no checkpoint runs in a
+        # transaction (none is open between two of this thread's transactions).
+        raw = self._connection().connection.driver_connection
+        assert raw is not None
+        with contextlib.suppress(sqlite3.Error):  # busy: the next batch tries again
+            busy, _, _ = raw.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+            self.restarts += not busy
+
+    def _transaction(self, work: Callable[[Connection], T]) -> T:
+        conn = self._connection()
+        with conn.begin():
+            return work(conn)
+
+    def _connection(self) -> Connection:
+        """The thread's one connection, kept open: checking it out of the pool and back for
+        each transaction cost a fifth of a one-append transaction (pool events, its reset)."""
+        if self._conn is None or self._conn.invalidated or self._conn.closed:
+            if self._conn is not None:
+                self._conn.close()
+            self._conn = self.engine.connect()
+        return self._conn
+
+    def _dispose(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        self.engine.dispose()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._checkpointer.join()
+        self._batches.put(None)  # the thread disposes of its connection, which it opened
+        self._thread.join()
+
+
+@dataclass(slots=True)
+class _Batch:
+    works: list[Callable[[Connection], Any]]
+    loop: asyncio.AbstractEventLoop
+    done: asyncio.Future[list[tuple[Any, Exception | None]]]
+
+
+def _answer(done: asyncio.Future[Any], outcome: Any) -> None:
+    if done.done():
+        return  # its caller was cancelled
+    if isinstance(outcome, Exception):
+        done.set_exception(outcome)
+    else:
+        done.set_result(outcome)
+
+
+def sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # the driver must not BEGIN on its own: we do
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    # WAL + synchronous=NORMAL: a commit is written to the WAL (in the OS page cache) but not
+    # fsynced; the WAL is fsynced at checkpoints. That survives the process dying at any point
+    # (kill -9, a crash: the OS still holds the writes), which is what the restart test checks,
+    # and turns a commit from an fsync (milliseconds) into a write (microseconds). The price:
+    # a power loss or kernel crash may lose the last commits (the database stays consistent).
+    # Deployments that must survive power loss run on Postgres.
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def no_autocheckpoint(dbapi_connection: Any, _record: Any) -> None:
+    """The WAL is checkpointed by SqliteWriter's own thread, never inside a commit."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
+    # When the WAL starts again, the file is cut back to this size instead of keeping its peak.
+    cursor.execute(f"PRAGMA journal_size_limit={WAL_RESTART_BYTES}")
+    cursor.close()
+
+
+def sqlite_on_begin(connection: Connection) -> None:
+    driver = connection.connection.driver_connection
+    if isinstance(driver, sqlite3.Connection):  # the writer's thread: no SQLAlchemy execute
+        driver.execute("BEGIN IMMEDIATE")     # (a third of a one-line transaction's cost)
+    else:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
