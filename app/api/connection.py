@@ -30,6 +30,9 @@ GONE = (1001, "the socket is closed")  # closing, with no close frame of ours to
 
 
 class Connection:
+    __slots__ = ("_early", "_pending", "_sender", "_syncing", "buffer_limit", "closing", "ready",
+                 "request", "seat", "spectator", "token_hash", "watcher", "ws")
+
     def __init__(self, ws: WebSocket, token_hash: str | None, buffer_limit: int,
                  sender: Sender | None = None) -> None:
         self.ws = ws
