@@ -13,7 +13,9 @@ held per socket.
   (uvicorn would wait until it did), and the connection is cut (``abort``: its buffers and
   descriptor freed) ``CLOSE_WAIT`` seconds later unless the client answered the close.
 - uvicorn gives each socket an ``asyncio.Queue`` and an ``asyncio.Event`` (four deques, 3 KB);
-  here they are a ``Mailbox`` and a ``Flag``, and the handshake's request is not kept.
+  here they are a ``Mailbox`` and a ``Flag``, and the handshake's request is not kept (nor is
+  websockets' parser that read it, ``forget_the_request``). Every attribute is in a slot, and
+  the keepalive pings come from one timer per loop (``keepalive``), not a handle per socket.
 - The endpoint takes each message from the protocol itself (``DIRECT``'s ``"reader"``:
   ``arrival`` and ``take_message``), not through ASGI's ``receive``: its four coroutines a
   message, each waiting seconds for the client's next one, were the largest part of what the
@@ -46,6 +48,8 @@ from websockets.server import ServerProtocol
 
 from app.config import get_settings
 from app.mailbox import Flag, Mailbox
+
+from .keepalive import pings
 
 DIRECT = "uno.direct"
 CLOSE_WAIT = 2.0  # seconds a closed socket's client has to answer before it is cut off
@@ -94,9 +98,9 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         "close_timer", "config", "conn", "connections", "curr_msg_data_type",
         "default_headers", "disconnected", "frames", "handshake_complete",
         "handshake_initiated", "inbox", "initial_response", "last_ping_rtt", "logger", "loop",
-        "pending_ping_payload", "ping_interval", "ping_sent_at", "ping_timeout", "ping_timer",
-        "pong_timer", "queue", "read_paused", "request", "response", "root_path", "scheme",
-        "scope", "server", "tasks", "transport", "writable",
+        "pending_ping_payload", "ping_interval", "ping_sent_at", "ping_slot", "ping_timeout",
+        "ping_timer", "pong_timer", "queue", "read_paused", "request", "response", "root_path",
+        "scheme", "scope", "server", "tasks", "transport", "writable",
     )
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
@@ -109,6 +113,7 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         self.inbox: Mailbox[dict[str, Any]] = Mailbox()
         self.queue = cast(Any, self.inbox)
         self.writable = cast(Any, Flag(is_set=True))
+        self.ping_slot: int | None = None  # the tick of the next keepalive ping (``keepalive``)
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
@@ -123,6 +128,22 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         super().on_task_complete(task)
         if self.close_timer is None and self.transport.get_write_buffer_size():
             self.close_timer = self.loop.call_later(CLOSE_WAIT, self._cut_off)
+
+    # The keepalive pings, from the loop's one wheel rather than a timer handle per socket.
+    def schedule_ping(self) -> None:
+        assert self.ping_interval is not None
+        delay = max(0.0, self.ping_interval - self.last_ping_rtt)
+        self.ping_slot = pings(self.loop).add(self, delay)
+
+    def send_keepalive_ping(self) -> None:
+        self.ping_slot = None
+        super().send_keepalive_ping()
+
+    def stop_keepalive(self) -> None:
+        if self.ping_slot is not None:
+            pings(self.loop).remove(self, self.ping_slot)
+            self.ping_slot = None
+        super().stop_keepalive()
 
     def send_500_response(self) -> None:
         if not self.conn.eof_sent:  # not a socket the server's own shutdown closed (a drain)

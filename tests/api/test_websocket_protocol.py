@@ -18,7 +18,7 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.uri import parse_uri
 
-from app.api import websocket_protocol
+from app.api import keepalive, websocket_protocol
 from app.api.websocket_protocol import (
     CLOSED,
     DIRECT,
@@ -67,10 +67,11 @@ class Wire:
 
 async def serve(app: Any, after: bytes = b"",
                 protocol: type[DirectWebSocketProtocol] = DirectWebSocketProtocol,
-                ) -> tuple[Wire, ClientProtocol, DirectWebSocketProtocol]:
+                **settings: Any) -> tuple[Wire, ClientProtocol, DirectWebSocketProtocol]:
     """``app`` behind the protocol, a client's handshake done (``after``: bytes the client
-    sent in the same packet)."""
-    config = Config(app=app, ws=protocol, ws_per_message_deflate=False, lifespan="off")
+    sent in the same packet; ``settings``: uvicorn's)."""
+    config = Config(app=app, ws=protocol, ws_per_message_deflate=False, lifespan="off",
+                    **settings)
     config.load()
     server = protocol(config, ServerState(), {})
     wire = Wire()
@@ -99,7 +100,7 @@ def texts(frames: list[Frame]) -> list[str]:
 
 async def accepted(app_body: Any,
                    protocol: type[DirectWebSocketProtocol] = DirectWebSocketProtocol,
-                   ) -> tuple[Wire, ClientProtocol, DirectWebSocketProtocol, Any]:
+                   **settings: Any) -> tuple[Wire, ClientProtocol, DirectWebSocketProtocol, Any]:
     """A server whose app accepted and handed its writer to ``app_body``."""
     ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
@@ -109,7 +110,7 @@ async def accepted(app_body: Any,
         ready.set_result(scope["extensions"][DIRECT]["writer"])
         await app_body(receive)
 
-    wire, client, server = await serve(app, protocol=protocol)
+    wire, client, server = await serve(app, protocol=protocol, **settings)
     async with asyncio.timeout(2):
         writer = await ready
     assert frames_of(client, wire.writes.pop(0)) == []  # the handshake
@@ -308,3 +309,24 @@ async def test_a_frame_sent_along_with_the_handshake_is_read() -> None:
     await asyncio.sleep(0.01)
     assert got == ["early"]
     server.connection_lost(None)
+
+
+async def test_keepalive_pings_go_out_and_a_client_that_never_answers_is_closed(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(keepalive, "_WHEEL", type(keepalive._WHEEL)())
+    monkeypatch.setattr(keepalive, "TICK", 0.01)
+    wire, client, server, _writer = await accepted(forever, ws_ping_interval=0.05,
+                                                   ws_ping_timeout=0.2)
+    await asyncio.sleep(0.08)
+    (ping,) = frames_of(client, b"".join(wire.writes))
+    assert ping.opcode is Opcode.PING
+    client.send_pong(ping.data)  # answered: the next one follows
+    server.data_received(b"".join(client.data_to_send()))
+    await asyncio.sleep(0.06)
+    assert [f.opcode for f in frames_of(client, b"".join(wire.writes[1:]))] == [Opcode.PING]
+    assert not wire.closing
+    await asyncio.sleep(0.3)  # not answered: closed
+    assert wire.closing
+    server.connection_lost(None)
+    assert len(keepalive.pings(asyncio.get_running_loop())) == 0
