@@ -103,11 +103,22 @@ async def serve_socket(scope: Scope, receive: Receive, send: Send, services: Ser
         sockets.close(ticket)
 
 
+# Read by the server and the routing before the endpoint runs, never after: ASGI's versions,
+# the raw path, the subprotocols asked for, the copy of the lifespan's state, the HTTP response
+# extension (about 400 bytes a socket).
+_HANDSHAKE_ONLY = ("asgi", "raw_path", "subprotocols", "state")
+
+
 def forget_the_handshake(ws: WebSocket) -> None:
     """What the handshake carried is read (the client's address, the token): its headers and
-    query string are not kept for the socket's life, about 1 KB a socket (README, memory)."""
-    ws.scope["headers"] = []
-    ws.scope["query_string"] = b""
+    query string are not kept for the socket's life, about 1 KB a socket (README, memory), nor
+    what else the scope held only for the handshake."""
+    scope = ws.scope
+    scope["headers"] = []
+    scope["query_string"] = b""
+    for key in _HANDSHAKE_ONLY:
+        scope.pop(key, None)
+    scope.get("extensions", {}).pop("websocket.http.response", None)
 
 
 async def _open(ws: WebSocket, services: Services, ticket: Ticket, code: str,
