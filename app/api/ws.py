@@ -41,6 +41,12 @@ ROOM_PATH = re.compile(r"/ws/rooms/([^/]+)")
 BEYOND = 10**_MAX_SEQ_DIGITS  # past every room's seq
 
 
+def room_code(path: str) -> str | None:
+    """The room's code in a room socket's path (``/ws/rooms/{code}``); None: another path."""
+    match = ROOM_PATH.fullmatch(path)
+    return None if match is None else match[1]
+
+
 @dataclass(frozen=True, slots=True)
 class SocketQuery:
     token: str | None  # None: a spectator

@@ -7,7 +7,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from app.api.websocket_protocol import DIRECT
-from app.api.ws import forget_the_handshake
+from app.api.ws import forget_the_handshake, room_code
 
 
 async def test_a_socket_keeps_of_its_handshake_only_what_it_still_uses() -> None:
@@ -30,3 +30,9 @@ async def test_a_socket_keeps_of_its_handshake_only_what_it_still_uses() -> None
     assert not {"asgi", "raw_path", "subprotocols", "state"} & set(ws.scope)
     assert ws.scope["extensions"] == {DIRECT: direct}  # what the socket reads and writes by
     assert ws.client is not None and ws.client.host == "203.0.113.9"
+
+
+def test_a_room_socket_path_gives_its_code_and_no_other_path_does() -> None:
+    assert room_code("/ws/rooms/ABCD") == "ABCD"
+    assert room_code("/ws/rooms/ABCD/x") is None
+    assert room_code("/ws/tournaments/ABCD") is None
