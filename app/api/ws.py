@@ -28,7 +28,7 @@ from .connection import Connection
 from .deps import Services
 from .limits import RateLimiter, Ticket
 from .messages import BadFrame, parse_frame
-from .websocket_protocol import DIRECT, DirectReader
+from .websocket_protocol import DIRECT, DirectReader, DirectSocket
 
 log = logging.getLogger("uno.ws")
 
@@ -241,7 +241,7 @@ async def next_text(ws: WebSocket) -> str | None:
 def direct_reader(ws: WebSocket) -> DirectReader | None:
     """The protocol's own reader (``websocket_protocol.DIRECT``), under ``python -m app``."""
     direct = (ws.scope.get("extensions") or {}).get(DIRECT)
-    return None if direct is None else cast(DirectReader, direct["reader"])
+    return None if direct is None else cast(DirectSocket, direct)
 
 
 def text_of(message: Mapping[str, Any]) -> str | None:

@@ -107,7 +107,7 @@ async def accepted(app_body: Any,
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
-        ready.set_result(scope["extensions"][DIRECT]["writer"])
+        ready.set_result(scope["extensions"][DIRECT])
         await app_body(receive)
 
     wire, client, server = await serve(app, protocol=protocol, **settings)
@@ -235,7 +235,7 @@ async def test_the_reader_hands_messages_over_in_order_and_then_the_disconnect()
         await asyncio.Event().wait()
 
     _wire, client, server, _writer = await accepted(app_body)
-    reader = cast(DirectReader, server.scope["extensions"][DIRECT]["reader"])
+    reader = cast(DirectReader, server.scope["extensions"][DIRECT])
     assert not reader.ready()
     arrival = reader.arrival()
     client.send_text(b"a")

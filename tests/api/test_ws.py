@@ -11,7 +11,7 @@ from app.api.ws import forget_the_handshake, room_code
 
 
 async def test_a_socket_keeps_of_its_handshake_only_what_it_still_uses() -> None:
-    direct = {"writer": object(), "reader": object()}
+    direct = object()  # the protocol
     scope: dict[str, Any] = {
         "type": "websocket", "asgi": {"version": "3.0", "spec_version": "2.4"},
         "http_version": "1.1", "scheme": "ws", "server": ("127.0.0.1", 8000),
