@@ -56,6 +56,7 @@ DIRECT = "uno.direct"
 CLOSE_WAIT = 2.0  # seconds a closed socket's client has to answer before it is cut off
 CLOSED = -1  # what write_frames answers once the socket is closing: nothing was written
 READ_AHEAD = 8  # messages waiting for the app before the socket stops reading
+_LOCAL: dict[tuple[str, int | None], tuple[str, int | None]] = {}  # the addresses served
 _TEXT = 0x81  # FIN and the text opcode
 _LENGTH_16 = struct.Struct("!BBH")
 _LENGTH_64 = struct.Struct("!BBQ")
@@ -119,6 +120,11 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         self.queue = cast(Any, self.inbox)
         self.writable = cast(Any, Flag(is_set=True))
         self.ping_slot: int | None = None  # the tick of the next keepalive ping (``keepalive``)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if self.server is not None:  # the listening address: one tuple for all its sockets
+            self.server = _LOCAL.setdefault(self.server, self.server)
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
