@@ -120,10 +120,11 @@ def forget_the_handshake(ws: WebSocket) -> None:
     query string are not kept for the socket's life, about 1 KB a socket (README, memory), nor
     what else the scope held only for the handshake."""
     scope = ws.scope
-    scope["headers"] = []
-    scope["query_string"] = b""
-    for key in _HANDSHAKE_ONLY:
-        scope.pop(key, None)
+    kept = {key: value for key, value in scope.items() if key not in _HANDSHAKE_ONLY}
+    kept["headers"] = []
+    kept["query_string"] = b""
+    scope.clear()  # the same dict (the server and Starlette hold it), its table made anew:
+    scope.update(kept)  # a dict never shrinks as keys are popped (192 bytes a socket)
     scope.get("extensions", {}).pop("websocket.http.response", None)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -30,6 +31,8 @@ async def test_a_socket_keeps_of_its_handshake_only_what_it_still_uses() -> None
     assert not {"asgi", "raw_path", "subprotocols", "state"} & set(ws.scope)
     assert ws.scope["extensions"] == {DIRECT: direct}  # what the socket reads and writes by
     assert ws.client is not None and ws.client.host == "203.0.113.9"
+    assert ws.scope is scope  # the server's own, made smaller
+    assert sys.getsizeof(scope) <= sys.getsizeof({k: v for k, v in scope.items()})
 
 
 def test_a_room_socket_path_gives_its_code_and_no_other_path_does() -> None:
