@@ -7,7 +7,8 @@ X-Forwarded-For is off: the app reads it only from ``UNO_TRUSTED_PROXIES`` (app/
 Frames are a few hundred bytes: compressing them (permessage-deflate) cost a fifth of a worker's
 CPU per move in bench/server.py, and a zlib state per socket. The WebSocket protocol writes the
 frames a socket is handed at once, each turn of the event loop's in one system call
-(app/api/websocket_protocol.py). Options given here come after these, so they win.
+(app/api/websocket_protocol.py); the HTTP protocol a socket was upgraded from is freed at once
+(app/api/http_protocol.py). Options given here come after these, so they win.
 
 On SIGTERM the worker drains before uvicorn's shutdown closes its sockets (app/draining.py):
 ``/readyz`` answers 503 at once, and its rooms are handed to live workers first.
@@ -41,7 +42,8 @@ class DrainingServer(Server):
             await DRAIN.run()
         await super().shutdown(sockets)
 
-SERVE = ["app.main:app", "--ws", "app.api.websocket_protocol:DirectWebSocketProtocol",
+SERVE = ["app.main:app", "--http", "app.api.http_protocol:UpgradingHttpProtocol",
+         "--ws", "app.api.websocket_protocol:DirectWebSocketProtocol",
          "--ws-per-message-deflate", "false", "--no-proxy-headers",
          "--ws-max-size", str(get_settings().max_frame_bytes)]
 

@@ -111,10 +111,10 @@ class UnoApp(FastAPI):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            path = ws.ROOM_PATH.fullmatch(scope["path"])
+            code = ws.room_code(scope["path"])  # not the match: this frame lives as long
             services = getattr(self.state, "services", None)
-            if path is not None and services is not None:
-                await ws.serve_socket(scope, receive, send, services, path[1])
+            if code is not None and services is not None:
+                await ws.serve_socket(scope, receive, send, services, code)
                 return
         await super().__call__(scope, receive, send)
 

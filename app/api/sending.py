@@ -31,7 +31,7 @@ class Sender(Protocol):
 def sender_for(ws: WebSocket) -> Sender:
     direct = ws.scope.get("extensions", {}).get(DIRECT)
     if direct is not None:
-        return DirectSender(direct["writer"])
+        return DirectSender(direct)
     return QueuedSender(ws)
 
 

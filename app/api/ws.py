@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from starlette.datastructures import QueryParams
 from starlette.types import Receive, Scope, Send
@@ -28,7 +28,7 @@ from .connection import Connection
 from .deps import Services
 from .limits import RateLimiter, Ticket
 from .messages import BadFrame, parse_frame
-from .websocket_protocol import DIRECT, DirectReader
+from .websocket_protocol import DIRECT, DirectReader, DirectSocket
 
 log = logging.getLogger("uno.ws")
 
@@ -39,6 +39,12 @@ ROOM_PATH = re.compile(r"/ws/rooms/([^/]+)")
 
 
 BEYOND = 10**_MAX_SEQ_DIGITS  # past every room's seq
+
+
+def room_code(path: str) -> str | None:
+    """The room's code in a room socket's path (``/ws/rooms/{code}``); None: another path."""
+    match = ROOM_PATH.fullmatch(path)
+    return None if match is None else match[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +72,10 @@ async def serve_socket(scope: Scope, receive: Receive, send: Send, services: Ser
                        code: str) -> None:
     """The ASGI application of one room socket. ``app.main`` calls it for every WebSocket
     to ``/ws/rooms/{code}`` before Starlette's middleware and routing: they add nothing to a
-    socket, and their frames and exit stacks stayed alive as long as it did (8 KB each)."""
-    await room_socket(WebSocket(scope, receive, send), services, code)
-
-
-async def room_socket(ws: WebSocket, services: Services, code: str) -> None:
+    socket, and their frames and exit stacks stayed alive as long as it did (8 KB each). While
+    the socket is open only this coroutine and ``read_loop`` are alive for it (each coroutine
+    that waits is a frame kept per socket): the checks and the connect return first."""
+    ws = WebSocket(scope, receive, send)
     await ws.accept()  # first, so that a browser sees the close codes below
     client = services.client(ws)
     sockets = services.limits.sockets
@@ -84,81 +89,104 @@ async def room_socket(ws: WebSocket, services: Services, code: str) -> None:
         if query is None:
             await ws.close(Close.BAD_QUERY, "'token' or 'since' is malformed")
             return
-        await _serve(ws, services, ticket, code, query)
+        opened = await _open(ws, services, ticket, code, query)
+        if opened is None:
+            return
+        room, conn = opened
+        METRICS.sockets += 1
+        try:
+            settings = services.settings
+            limit = settings.player_rate if conn.seat is not None else settings.spectator_rate
+            limiter = RateLimiter(limit, settings.rate_window_seconds, settings.rate_abuse_extra)
+            # Read here until the client goes or is closed (a close of ours ends ``receive``).
+            await read_loop(ws, conn, room, limiter, services, ticket)
+        finally:
+            METRICS.sockets -= 1
+            _leave(services, room, conn)
+            if not room.stopped:
+                room.disconnect(conn)
     finally:
         sockets.close(ticket)
 
 
+# Read by the server and the routing before the endpoint runs, never after: ASGI's versions,
+# the raw path, the subprotocols asked for, the copy of the lifespan's state, the HTTP response
+# extension (about 400 bytes a socket).
+_HANDSHAKE_ONLY = ("asgi", "raw_path", "subprotocols", "state")
+
+
 def forget_the_handshake(ws: WebSocket) -> None:
     """What the handshake carried is read (the client's address, the token): its headers and
-    query string are not kept for the socket's life, about 1 KB a socket (README, memory)."""
-    ws.scope["headers"] = []
-    ws.scope["query_string"] = b""
+    query string are not kept for the socket's life, about 1 KB a socket (README, memory), nor
+    what else the scope held only for the handshake."""
+    scope = ws.scope
+    kept = {key: value for key, value in scope.items() if key not in _HANDSHAKE_ONLY}
+    kept["headers"] = []
+    kept["query_string"] = b""
+    scope.clear()  # the same dict (the server and Starlette hold it), its table made anew:
+    scope.update(kept)  # a dict never shrinks as keys are popped (192 bytes a socket)
+    scope.get("extensions", {}).pop("websocket.http.response", None)
 
 
-async def _serve(ws: WebSocket, services: Services, ticket: Ticket, code: str,
-                 query: SocketQuery) -> None:
+async def _open(ws: WebSocket, services: Services, ticket: Ticket, code: str,
+                query: SocketQuery) -> tuple[RoomHandle, Connection] | None:
+    """The socket's room and its connection to it, connected; None: refused, and closed."""
     client = ticket.address
     unknown = services.limits.unknown_codes
     if unknown.blocked(client):
         await ws.close(Close.UNKNOWN_ROOM, "too many unknown room codes")
-        return
+        return None
     try:
         room = await services.registry.get(code) if is_room_code(code) else None
     except RoomError as exc:
         await ws.close(Close.TRY_LATER, exc.message[:100])
-        return
+        return None
     except StoreUnavailable:  # the database is away: the client tries again shortly
         await ws.close(Close.TRY_LATER, "the room waits for its database: try again")
-        return
+        return None
     except Exception:  # the store or Redis failed: the client tries again
         log.exception("room %s could not be loaded for a socket", code)
         await ws.close(Close.TRY_LATER, "the room cannot be loaded now: try again")
-        return
+        return None
     if room is None:
         unknown.hit(client)
         await ws.close(Close.UNKNOWN_ROOM, "unknown room")
-        return
+        return None
     settings = services.settings
-    hub = services.hub
-    if query.token is None and hub.spectators(room.code) >= settings.spectators_per_room:
+    if query.token is None and services.hub.spectators(room.code) >= settings.spectators_per_room:
         await ws.close(Close.ROOM_CROWDED, "this room has as many spectators as it takes")
-        return
+        return None
     hashed = token_hash(query.token) if query.token else None
     # A person's sockets count as theirs, not their address's: checked before the room sees
     # the socket (a forged token's socket is closed by the room at once, 4401).
     if hashed is not None and not services.limits.sockets.claim(ticket, hashed):
         await ws.close(Close.TOO_MANY_SOCKETS, "too many sockets for one person")
-        return
+        return None
     conn = Connection(ws, hashed, settings.send_buffer_bytes)
-    hub.attach(room.code, conn)
-    connected = False
+    services.hub.attach(room.code, conn)
     try:
-        try:
-            await room.connect(conn, query.since)
-        except RoomError as exc:
-            close = (Close.BAD_TOKEN if exc.code == "bad_token"
-                     else Close.KICKED if exc.status == 403  # banned; approval to watch
-                     else Close.TRY_LATER)
-            await ws.close(close, exc.message[:100])
-            return
-        except Exception:  # Redis failed under the forwarded connect: try again
-            log.exception("room %s: a socket could not connect", room.code)
-            await ws.close(Close.TRY_LATER, "the room cannot be reached now: try again")
-            return
-        connected = True
-        METRICS.sockets += 1
-        limit = settings.player_rate if conn.seat is not None else settings.spectator_rate
-        limiter = RateLimiter(limit, settings.rate_window_seconds, settings.rate_abuse_extra)
-        # Read here until the client goes or is closed (a close of ours ends ``receive``).
-        await read_loop(ws, conn, room, limiter, services, ticket)
-    finally:
-        conn.stop()
-        hub.detach(room.code, conn)
-        if connected:
-            METRICS.sockets -= 1
-            if not room.stopped:
-                room.disconnect(conn)
+        await room.connect(conn, query.since)
+    except RoomError as exc:
+        _leave(services, room, conn)
+        close = (Close.BAD_TOKEN if exc.code == "bad_token"
+                 else Close.KICKED if exc.status == 403  # banned; approval to watch
+                 else Close.TRY_LATER)
+        await ws.close(close, exc.message[:100])
+        return None
+    except Exception:  # Redis failed under the forwarded connect: try again
+        _leave(services, room, conn)
+        log.exception("room %s: a socket could not connect", room.code)
+        await ws.close(Close.TRY_LATER, "the room cannot be reached now: try again")
+        return None
+    except BaseException:  # cancelled
+        _leave(services, room, conn)
+        raise
+    return room, conn
+
+
+def _leave(services: Services, room: RoomHandle, conn: Connection) -> None:
+    conn.stop()
+    services.hub.detach(room.code, conn)
 
 
 async def read_loop(ws: WebSocket, conn: Connection, room: RoomHandle, limiter: RateLimiter,
@@ -167,8 +195,14 @@ async def read_loop(ws: WebSocket, conn: Connection, room: RoomHandle, limiter: 
     person_rate = services.limits.messages  # the person's, or an anonymous socket's address's
     address_rate = services.limits.address_messages
     key, address = ticket.key, ticket.address
+    reader = direct_reader(ws)
     while conn.closing is None:
-        text = await next_text(ws)
+        if reader is None:
+            text = await next_text(ws)
+        else:  # here, not in ``next_text``: one coroutine less waiting per socket
+            while not reader.ready():
+                await reader.arrival()
+            text = text_of(reader.take_message())
         if text is None:
             return
         # The protocol refuses larger frames unread (python -m app); this is for other servers.
@@ -191,10 +225,9 @@ async def next_text(ws: WebSocket) -> str | None:
     """The client's next message as text; None once the socket is gone. Under ``python -m
     app`` it is taken from the protocol itself (``websocket_protocol.DIRECT``): a future while
     the socket waits, not ASGI's chain of coroutines."""
-    direct = (ws.scope.get("extensions") or {}).get(DIRECT)
+    reader = direct_reader(ws)
     message: Mapping[str, Any]
-    if direct is not None:
-        reader: DirectReader = direct["reader"]
+    if reader is not None:
         while not reader.ready():
             await reader.arrival()
         message = reader.take_message()
@@ -203,6 +236,17 @@ async def next_text(ws: WebSocket) -> str | None:
             message = await ws.receive()
         except (WebSocketDisconnect, RuntimeError):
             return None
+    return text_of(message)
+
+
+def direct_reader(ws: WebSocket) -> DirectReader | None:
+    """The protocol's own reader (``websocket_protocol.DIRECT``), under ``python -m app``."""
+    direct = (ws.scope.get("extensions") or {}).get(DIRECT)
+    return None if direct is None else cast(DirectSocket, direct)
+
+
+def text_of(message: Mapping[str, Any]) -> str | None:
+    """An ASGI message's text; None for the disconnect."""
     if message["type"] == "websocket.disconnect":
         return None
     text = message.get("text")

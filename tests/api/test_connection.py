@@ -38,7 +38,7 @@ class Writer:
 
 def direct(limit: int = 1000) -> tuple[Connection, Writer]:
     writer = Writer()
-    socket: dict[str, Any] = {"scope": {"extensions": {"uno.direct": {"writer": writer}}}}
+    socket: dict[str, Any] = {"scope": {"extensions": {"uno.direct": writer}}}
     ws = cast(WebSocket, type("Socket", (), socket)())
     return Connection(ws, None, limit), writer
 

@@ -5,6 +5,8 @@ a client that does not read, and the connection is cut if the client never answe
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from typing import Any, cast
 
 from hypothesis import given
@@ -13,10 +15,10 @@ from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
-from websockets.http11 import Response
+from websockets.http11 import Request, Response
 from websockets.uri import parse_uri
 
-from app.api import websocket_protocol
+from app.api import keepalive, websocket_protocol
 from app.api.websocket_protocol import (
     CLOSED,
     DIRECT,
@@ -63,17 +65,20 @@ class Wire:
             name, default)
 
 
-async def serve(app: Any) -> tuple[Wire, ClientProtocol, DirectWebSocketProtocol]:
-    """``app`` behind the protocol, a client's handshake done."""
-    config = Config(app=app, ws=DirectWebSocketProtocol, ws_per_message_deflate=False,
-                    lifespan="off")
+async def serve(app: Any, after: bytes = b"",
+                protocol: type[DirectWebSocketProtocol] = DirectWebSocketProtocol,
+                **settings: Any) -> tuple[Wire, ClientProtocol, DirectWebSocketProtocol]:
+    """``app`` behind the protocol, a client's handshake done (``after``: bytes the client
+    sent in the same packet; ``settings``: uvicorn's)."""
+    config = Config(app=app, ws=protocol, ws_per_message_deflate=False, lifespan="off",
+                    **settings)
     config.load()
-    server = DirectWebSocketProtocol(config, ServerState(), {})
+    server = protocol(config, ServerState(), {})
     wire = Wire()
     server.connection_made(wire)  # type: ignore[arg-type]
     client = ClientProtocol(parse_uri("ws://127.0.0.1:8000/ws"))
     client.send_request(client.connect())
-    server.data_received(b"".join(client.data_to_send()))
+    server.data_received(b"".join(client.data_to_send()) + after)
     return wire, client, server
 
 
@@ -93,17 +98,19 @@ def texts(frames: list[Frame]) -> list[str]:
     return [bytes(f.data).decode() for f in frames]
 
 
-async def accepted(app_body: Any) -> tuple[Wire, ClientProtocol, DirectWebSocketProtocol, Any]:
+async def accepted(app_body: Any,
+                   protocol: type[DirectWebSocketProtocol] = DirectWebSocketProtocol,
+                   **settings: Any) -> tuple[Wire, ClientProtocol, DirectWebSocketProtocol, Any]:
     """A server whose app accepted and handed its writer to ``app_body``."""
     ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
-        ready.set_result(scope["extensions"][DIRECT]["writer"])
+        ready.set_result(scope["extensions"][DIRECT])
         await app_body(receive)
 
-    wire, client, server = await serve(app)
+    wire, client, server = await serve(app, protocol=protocol, **settings)
     async with asyncio.timeout(2):
         writer = await ready
     assert frames_of(client, wire.writes.pop(0)) == []  # the handshake
@@ -228,7 +235,7 @@ async def test_the_reader_hands_messages_over_in_order_and_then_the_disconnect()
         await asyncio.Event().wait()
 
     _wire, client, server, _writer = await accepted(app_body)
-    reader = cast(DirectReader, server.scope["extensions"][DIRECT]["reader"])
+    reader = cast(DirectReader, server.scope["extensions"][DIRECT])
     assert not reader.ready()
     arrival = reader.arrival()
     client.send_text(b"a")
@@ -243,3 +250,83 @@ async def test_the_reader_hands_messages_over_in_order_and_then_the_disconnect()
     assert got == [{"type": "websocket.receive", "text": "a"},
                    {"type": "websocket.receive", "bytes": b"b"},
                    {"type": "websocket.disconnect", "code": 1005}]
+
+
+async def test_an_app_that_returns_with_frames_unread_is_cut_off(monkeypatch: Any) -> None:
+    monkeypatch.setattr(websocket_protocol, "CLOSE_WAIT", 0.05)
+
+    async def returns(receive: Any) -> None:
+        return None
+
+    wire, _client, server, _writer = await accepted(returns)
+    wire.buffered = 200_000  # the client does not read what the app sent
+    await asyncio.sleep(0.01)
+    assert wire.closing and not wire.aborted
+    await asyncio.sleep(0.1)
+    assert wire.aborted
+    server.connection_lost(None)
+
+
+REQUESTS: list[weakref.ref[Request]] = []  # what Watched was handed
+
+
+class Watched(DirectWebSocketProtocol):
+    """The protocol, with a weak reference to each handshake request it was handed."""
+
+    def handle_connect(self, event: Request) -> None:
+        REQUESTS.append(weakref.ref(event))
+        super().handle_connect(event)
+
+
+async def test_a_socket_keeps_nothing_of_its_handshake_but_reads_on() -> None:
+    got: list[str] = []
+
+    async def reader(receive: Any) -> None:
+        got.append((await receive())["text"])
+
+    REQUESTS.clear()
+    _wire, client, server, _writer = await accepted(reader, Watched)
+    gc.collect()
+    assert [ref() for ref in REQUESTS] == [None]  # the request and its headers
+    assert vars(server) == {}  # every attribute in a slot: no dict per socket
+    client.send_text(b"after")
+    server.data_received(b"".join(client.data_to_send()))
+    await asyncio.sleep(0.01)
+    assert got == ["after"]
+    server.connection_lost(None)
+
+
+async def test_a_frame_sent_along_with_the_handshake_is_read() -> None:
+    got: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        got.append((await receive())["text"])
+
+    early = Frame(Opcode.TEXT, b"early").serialize(mask=True, extensions=[])
+    _wire, _client, server = await serve(app, early)
+    await asyncio.sleep(0.01)
+    assert got == ["early"]
+    server.connection_lost(None)
+
+
+async def test_keepalive_pings_go_out_and_a_client_that_never_answers_is_closed(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(keepalive, "_WHEEL", type(keepalive._WHEEL)())
+    monkeypatch.setattr(keepalive, "TICK", 0.01)
+    wire, client, server, _writer = await accepted(forever, ws_ping_interval=0.05,
+                                                   ws_ping_timeout=0.2)
+    await asyncio.sleep(0.08)
+    (ping,) = frames_of(client, b"".join(wire.writes))
+    assert ping.opcode is Opcode.PING
+    client.send_pong(ping.data)  # answered: the next one follows
+    server.data_received(b"".join(client.data_to_send()))
+    await asyncio.sleep(0.06)
+    assert [f.opcode for f in frames_of(client, b"".join(wire.writes[1:]))] == [Opcode.PING]
+    assert not wire.closing
+    await asyncio.sleep(0.3)  # not answered: closed
+    assert wire.closing
+    server.connection_lost(None)
+    assert len(keepalive.pings(asyncio.get_running_loop())) == 0
