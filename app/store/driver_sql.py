@@ -69,8 +69,8 @@ class DriverStatement:
 
     def executemany(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run for each of ``rows``, in ``conn``'s transaction."""
-        driver = conn.connection.driver_connection
-        if not isinstance(driver, sqlite3.Connection):
+        driver = _sqlite_driver(conn)
+        if driver is None:
             conn.execute(self.statement, list(rows))
             return
         compiled = self.compiled(conn.dialect, True)
@@ -79,23 +79,28 @@ class DriverStatement:
 
     def execute(self, conn: Connection, parameters: Mapping[str, Any]) -> list[tuple[Any, ...]]:
         """Run once, in ``conn``'s transaction: the rows it returns (RETURNING), if any."""
-        driver = conn.connection.driver_connection
-        if not isinstance(driver, sqlite3.Connection):
+        driver = _sqlite_driver(conn)
+        if driver is None:
             result = conn.execute(self.statement, dict(parameters))
             return [tuple(row) for row in result.all()] if result.returns_rows else []
         compiled = self.compiled(conn.dialect, False)
         with _as_sqlalchemy_error(compiled.sql):
             return driver.execute(compiled.sql, compiled.row(parameters)).fetchall()
 
-
     def rowcount(self, conn: Connection, parameters: Mapping[str, Any]) -> int:
         """Run once, in ``conn``'s transaction: how many rows it wrote."""
-        driver = conn.connection.driver_connection
-        if not isinstance(driver, sqlite3.Connection):
+        driver = _sqlite_driver(conn)
+        if driver is None:
             return int(conn.execute(self.statement, dict(parameters)).rowcount)
         compiled = self.compiled(conn.dialect, False)
         with _as_sqlalchemy_error(compiled.sql):
             return driver.execute(compiled.sql, compiled.row(parameters)).rowcount
+
+
+def _sqlite_driver(conn: Connection) -> sqlite3.Connection | None:
+    """``conn``'s own sqlite3 connection (the SQLite writer's thread), or None (any other)."""
+    driver = conn.connection.driver_connection
+    return driver if isinstance(driver, sqlite3.Connection) else None
 
 
 @contextmanager
