@@ -66,14 +66,23 @@ class Journal:
             stamped.append((self.seq, event))
         record = RoomRecord(self.seq, seat, stamp(command, self.format), now,
                             [{**e.to_dict(), "seq": s} for s, e in stamped])
+        # The engine's snapshot now and then, and at each deal: in the record's own
+        # transaction, so it is never ahead of the log, and the room waits for one commit.
+        snapshot = None
+        if state.game is not None and (
+            self._since_snapshot + 1 >= self._snapshot_every
+            or command.get("type") in ("start", "next_round")
+        ):
+            snapshot = stamp(state.game.snapshot(), self.format)
         storing = time.perf_counter()
         try:
             await self._store.append(self.code, record,
                                      stamp(state.meta.to_dict(), self.format) if meta_changed
-                                     else None)
+                                     else None, snapshot)
         except BaseException:
             self.seq -= len(stamped)  # not stored: its events never were
             raise
+        self._since_snapshot = 0 if snapshot is not None else self._since_snapshot + 1
         METRICS.commits.observe(time.perf_counter() - storing)
         encoded = [encode_event(seq, event) for seq, event in stamped]
         self._history.extend(encoded)  # without legal moves: a resume adds the latest (below)
@@ -86,14 +95,6 @@ class Journal:
             await self._bus.publish(self._topic, to_wire(control))
         if state.meta.match is not None:
             await self._record_history(state.meta.match, stamped)
-        self._since_snapshot += 1
-        if state.game is not None and (
-            self._since_snapshot >= self._snapshot_every
-            or command.get("type") in ("start", "next_round")
-        ):
-            await self._store.save_snapshot(self.code, self.seq,
-                                            stamp(state.game.snapshot(), self.format))
-            self._since_snapshot = 0
 
     def _legal_changes(self, state: RoomState) -> dict[int, list[dict[str, Any]]]:
         """O-LEGAL: the seats (people, not bots) whose legal moves changed, with the new lists."""

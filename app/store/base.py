@@ -43,8 +43,10 @@ class StoredRoom:
 class RoomStore(Protocol):
     async def create_room(self, code: str, meta: dict[str, Any]) -> None: ...
 
-    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
-        """Durably store one record (and the room's new meta when it changed)."""
+    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None,
+                     snapshot: dict[str, Any] | None = None) -> None:
+        """Durably store one record (and the room's new meta when it changed, and the engine's
+        snapshot at the record's seq when one is given), all or nothing."""
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None: ...
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import BigInteger, Connection, Integer, and_, bindparam, insert, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -27,7 +29,7 @@ from .db import before_dispose, in_transaction, sqlite_writer
 from .driver_sql import DriverStatement
 from .errors import DuplicateRecord, StoreError, UnknownRoom
 from .held_connection import HeldConnection
-from .models import RUNNING, JsonType, Match, Room, RoomLogLine
+from .models import RUNNING, JsonType, Match, Room, RoomLogLine, RoomSnapshot
 
 T = TypeVar("T")
 POSTGRES_WRITERS = 3  # batches in flight at once (the pool holds 5 connections, and overflow)
@@ -78,6 +80,28 @@ _SET_META = DriverStatement(
 )
 
 
+def _snapshot_upsert(maker: Callable[[type[RoomSnapshot]], Any]) -> Any:
+    """A room's snapshot, replacing the one before, written only while the room is open and
+    ``p_gen`` is not behind its owner's generation. Built once: an upsert's ``excluded`` alias
+    copies the table's columns, which each snapshot paid for (and left to the collector)."""
+    source = select(
+        Room.id, bindparam("p_seq", type_=BigInteger), bindparam("p_data", type_=JsonType)
+    ).where(
+        Room.code == bindparam("p_code"),
+        Room.closed_at.is_(None),
+        Room.generation <= bindparam("p_gen", type_=BigInteger),
+    )
+    stmt = maker(RoomSnapshot).from_select(["room_id", "seq", "data"], source)
+    return stmt.on_conflict_do_update(
+        index_elements=[RoomSnapshot.room_id],
+        set_={"seq": stmt.excluded.seq, "data": stmt.excluded.data},
+    )
+
+
+UPSERT_SNAPSHOT = {"postgresql": DriverStatement(_snapshot_upsert(pg_insert)),
+                   "sqlite": DriverStatement(_snapshot_upsert(sqlite_insert))}
+
+
 @dataclass(slots=True)
 class Append:
     code: str
@@ -86,6 +110,8 @@ class Append:
     done: asyncio.Future[None]
     room_id: int | None = None
     generation: int = UNFENCED  # the writer's fencing generation for this room
+    # The engine's snapshot at the record's seq, stored in the record's own transaction.
+    snapshot: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -311,12 +337,20 @@ class GroupCommit:
             for item in batch
             if item.meta is not None
         ]
+        snapshots = [
+            {"p_code": item.code, "p_seq": item.record.seq, "p_data": item.snapshot,
+             "p_gen": item.generation}
+            for item in batch
+            if item.snapshot is not None
+        ]
         if self._sqlite_writer is not None:
 
             def write(conn: Connection) -> None:
                 _INSERT_LINE.executemany(conn, lines)
                 if metas:
                     _SET_META.executemany(conn, metas)
+                if snapshots:
+                    UPSERT_SNAPSHOT["sqlite"].executemany(conn, snapshots)
 
             works = [rider.work for rider in riders] + ([write] if lines else [])
             await self._held.hold()  # no other transaction of this process meanwhile
@@ -327,7 +361,7 @@ class GroupCommit:
                 raise outcomes[-1][1]
             if not lines:
                 return
-        elif self._postgres and not metas:
+        elif self._postgres and not metas and not snapshots:
             # One round trip: asyncpg sends the whole executemany before a single Sync, so
             # Postgres runs it as one implicit transaction (all lines or none), no BEGIN/COMMIT.
             async with self._autocommit.connect() as conn:
@@ -337,6 +371,9 @@ class GroupCommit:
                 await conn.execute(_INSERT_LINE.statement, lines)
                 if metas:
                     await conn.execute(_SET_META.statement, metas)
+                if snapshots:
+                    await conn.execute(UPSERT_SNAPSHOT[self._engine.dialect.name].statement,
+                                       snapshots)
         self.batches += 1
         self.largest_batch = max(self.largest_batch, len(lines))
 

@@ -21,9 +21,10 @@ class GuardedStore:
         await self._guard(code)
         await self.inner.create_room(code, meta)
 
-    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
+    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None,
+                     snapshot: dict[str, Any] | None = None) -> None:
         await self._guard(code)
-        await self.inner.append(code, record, meta)
+        await self.inner.append(code, record, meta, snapshot)
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
         await self._guard(code)

@@ -38,13 +38,16 @@ class MemoryRoomStore:
         self._parked.discard(code)
         self._closed.discard(code)  # a closed room's code is free again, with a clean log
 
-    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
+    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None,
+                     snapshot: dict[str, Any] | None = None) -> None:
         room = self._rooms[code]
         self._fence(code)
         self._appends += 1
         room.records.append(copy.deepcopy(record))
         if meta is not None:
             room.meta = copy.deepcopy(meta)
+        if snapshot is not None:
+            self._keep_snapshot(room, record.seq, snapshot)
 
     @property
     def available(self) -> bool:
@@ -57,6 +60,10 @@ class MemoryRoomStore:
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
         room = self._rooms[code]
         self._fence(code)
+        self._keep_snapshot(room, seq, snapshot)
+
+    @staticmethod
+    def _keep_snapshot(room: StoredRoom, seq: int, snapshot: dict[str, Any]) -> None:
         room.snapshot = copy.deepcopy(snapshot)
         room.snapshot_seq = seq
         room.records = [r for r in room.records if r.seq > seq]

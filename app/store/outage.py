@@ -101,8 +101,9 @@ class OutageWatch:
     async def create_room(self, code: str, meta: dict[str, Any]) -> None:
         await self._guard(self.inner.create_room(code, meta))
 
-    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
-        await self._guard(self.inner.append(code, record, meta))
+    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None,
+                     snapshot: dict[str, Any] | None = None) -> None:
+        await self._guard(self.inner.append(code, record, meta, snapshot))
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
         await self._guard(self.inner.save_snapshot(code, seq, snapshot))

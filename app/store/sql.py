@@ -28,9 +28,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from sqlalchemy import (
-    BigInteger,
     Connection,
-    bindparam,
     delete,
     func,
     insert,
@@ -38,20 +36,16 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.elements import BindParameter
 
 from .base import RoomRecord, StoredRoom
-from .driver_sql import DriverStatement
 from .errors import Fenced, RoomExists, StoreError, UnknownRoom
-from .group_commit import UNFENCED, Append, GroupCommit
+from .group_commit import UNFENCED, UPSERT_SNAPSHOT, Append, GroupCommit
 from .models import (
     ABANDONED,
     RUNNING,
-    JsonType,
     Match,
     Room,
     RoomLogLine,
@@ -66,28 +60,6 @@ def open_room_id(code: str | BindParameter[str]) -> Any:
     """The id of the open room ``code`` (a value, or a parameter of a statement built once), as
     a scalar subquery (no extra round trip)."""
     return select(Room.id).where(Room.code == code, Room.closed_at.is_(None)).scalar_subquery()
-
-
-def _snapshot_upsert(maker: Callable[[type[RoomSnapshot]], Any]) -> Any:
-    """A room's snapshot, replacing the one before, written only while the room is open and
-    ``p_gen`` is not behind its owner's generation. Built once: an upsert's ``excluded`` alias
-    copies the table's columns, which each snapshot paid for (and left to the collector)."""
-    source = select(
-        Room.id, bindparam("p_seq", type_=BigInteger), bindparam("p_data", type_=JsonType)
-    ).where(
-        Room.code == bindparam("p_code"),
-        Room.closed_at.is_(None),
-        Room.generation <= bindparam("p_gen", type_=BigInteger),
-    )
-    stmt = maker(RoomSnapshot).from_select(["room_id", "seq", "data"], source)
-    return stmt.on_conflict_do_update(
-        index_elements=[RoomSnapshot.room_id],
-        set_={"seq": stmt.excluded.seq, "data": stmt.excluded.data},
-    )
-
-
-_UPSERT_SNAPSHOT = {"postgresql": DriverStatement(_snapshot_upsert(pg_insert)),
-                    "sqlite": DriverStatement(_snapshot_upsert(sqlite_insert))}
 
 
 class SqlRoomStore:
@@ -153,14 +125,15 @@ class SqlRoomStore:
 
         await self._log.exclusive(run)
 
-    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
+    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None,
+                     snapshot: dict[str, Any] | None = None) -> None:
         """Queue the record for the writer; returns once its transaction has committed."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         await self._log.append(Append(code, record, meta, done, self._room_ids.get(code),
-                                       self._fences.get(code, UNFENCED)))
+                                       self._fences.get(code, UNFENCED), snapshot))
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
-        stmt = _UPSERT_SNAPSHOT["postgresql" if self._postgres else "sqlite"]
+        stmt = UPSERT_SNAPSHOT["postgresql" if self._postgres else "sqlite"]
         generation = self._fences.get(code, UNFENCED)
         values = {"p_code": code, "p_seq": seq, "p_data": snapshot, "p_gen": generation}
 

@@ -27,12 +27,13 @@ class RecordingStore(MemoryRoomStore):
         self.log = log
         self.fail_next = False
 
-    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None) -> None:
+    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None,
+                     snapshot: dict[str, Any] | None = None) -> None:
         if self.fail_next:
             self.fail_next = False
             raise OSError("disk full")
         await asyncio.sleep(0.001)  # a commit takes time: publishing must wait for it
-        await super().append(code, record, meta)
+        await super().append(code, record, meta, snapshot)
         self.log.extend(f"stored {e['seq']}" for e in record.events)
 
 

@@ -17,10 +17,9 @@ from sqlalchemy.exc import IntegrityError
 
 from app.jsonwire import compact_json
 from app.store.driver_sql import DriverStatement
-from app.store.group_commit import _INSERT_LINE, _SET_META
+from app.store.group_commit import _INSERT_LINE, _SET_META, UPSERT_SNAPSHOT
 from app.store.models import Base
 from app.store.recording import _INSERT_MATCH, _INSERT_SEATS, _TAG_BETWEEN, _TAG_FROM
-from app.store.sql import _UPSERT_SNAPSHOT
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-2**53, 2**53) | st.text(max_size=8),
@@ -96,7 +95,7 @@ def sent_by_the_driver(engine: sqlalchemy.Engine, driver: DriverStatement, param
     (_INSERT_MATCH, MATCH),
     (_TAG_FROM, TAG),
     (_TAG_BETWEEN, TAG),
-    (_UPSERT_SNAPSHOT["sqlite"], SNAPSHOT),
+    (UPSERT_SNAPSHOT["sqlite"], SNAPSHOT),
 ], ids=["room log lines", "room changes", "match seats", "a match", "tagging", "tagging upto",
         "a snapshot"])
 def test_a_hot_statement_sends_what_sqlalchemy_sent(

@@ -73,6 +73,8 @@ async def test_the_stale_owner_writes_nothing_once_a_newer_owner_took_the_room(
     with pytest.raises(Fenced):
         await old.save_snapshot("FENC", 2, {"at": 2})
     with pytest.raises(Fenced):
+        await old.append("FENC", record(2), None, {"at": 2})  # nor a snapshot with a record
+    with pytest.raises(Fenced):
         await old.park("FENC")
     with pytest.raises(Fenced):
         await old.close_room("FENC")

@@ -75,6 +75,36 @@ async def test_a_snapshot_leaves_only_later_records_to_replay(engine: AsyncEngin
     assert (loaded.snapshot, loaded.snapshot_seq, loaded.records) == ({"version": 5}, 5, [])
 
 
+async def test_a_snapshot_given_with_its_record_goes_in_the_records_transaction(
+    engine: AsyncEngine,
+) -> None:
+    store = SqlRoomStore(engine)
+    for code in ("RIDE", "PEER"):
+        await store.create_room(code, {})
+        await store.append(code, record(1), None)
+    before = store.transactions
+    await store.append("RIDE", record(2), {"phase": "playing"}, {"version": 2})
+    assert store.transactions == before + 1  # the record, its meta and the snapshot: one
+    loaded = await store.load_room("RIDE")
+    assert loaded is not None
+    assert (loaded.meta, loaded.snapshot, loaded.snapshot_seq, loaded.records) == (
+        {"phase": "playing"}, {"version": 2}, 2, [])
+
+    # A refused record leaves the snapshot as it was, in a batch or alone; the others go in.
+    results = await asyncio.gather(
+        store.append("RIDE", record(2), None, {"version": 99}),
+        store.append("PEER", record(2), None, {"version": 20}),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], DuplicateRecord) and results[1] is None
+    ride, peer = await store.load_room("RIDE"), await store.load_room("PEER")
+    assert ride is not None and (ride.snapshot, ride.snapshot_seq) == ({"version": 2}, 2)
+    assert peer is not None and (peer.snapshot, peer.snapshot_seq, peer.records) == (
+        {"version": 20}, 2, [])
+    with pytest.raises(UnknownRoom):
+        await store.append("NONE", record(1), None, {"version": 1})
+
+
 async def test_closed_rooms_leave_recovery_and_free_their_code(engine: AsyncEngine) -> None:
     store = SqlRoomStore(engine)
     await store.create_room("AAAA", {"n": 1})
