@@ -55,12 +55,13 @@ WAITS = ("_worker (concurrent/futures/thread.py:81)", "_connection_worker_thread
          "Condition.wait (threading.py", "Event.wait (threading.py", "SqliteWriter._next_batch")
 
 
+# The SQLite transactions themselves, on the event loop's thread or the writer's.
 WRITER_THREAD = ("SqliteWriter._each", "SqliteWriter._checkpoint_loop")
 
 
 def stage_of(stack: list[str]) -> str:
-    if any(frame.startswith(WRITER_THREAD) for frame in stack):  # all of that thread's work
-        return "store: the writer's thread (SQLAlchemy, SQLite)"
+    if any(frame.startswith(WRITER_THREAD) for frame in stack):  # all of a transaction's work
+        return "store: SQLite transactions (SQLAlchemy, the driver)"
     for frame in reversed(stack):
         for stage, marks in STAGES:
             if any(mark in frame for mark in marks):

@@ -1,6 +1,6 @@
-"""Hot statements compiled once and run by the SQLite driver itself on the writer's thread.
+"""Hot statements compiled once and run by the SQLite driver itself (``SqliteWriter``'s).
 
-SQLAlchemy's ``Connection.execute`` costs about 0.1 ms of the SQLite writer's thread for each
+SQLAlchemy's ``Connection.execute`` costs about 0.1 ms of the SQLite writer's time for each
 statement (the compiled cache's lookup, parameter processing, events, a result object), more
 than SQLite's own work for a room log line or a match's row (``bench.store_costs``). These
 statements are compiled here once per dialect, with the SQL and the type processing (the JSON
@@ -98,7 +98,7 @@ class DriverStatement:
 
 
 def _sqlite_driver(conn: Connection) -> sqlite3.Connection | None:
-    """``conn``'s own sqlite3 connection (the SQLite writer's thread), or None (any other)."""
+    """``conn``'s own sqlite3 connection (the SQLite writer's), or None (aiosqlite's, Postgres)."""
     driver = conn.connection.driver_connection
     return driver if isinstance(driver, sqlite3.Connection) else None
 

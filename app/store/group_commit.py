@@ -124,8 +124,8 @@ class Job:
 
 @dataclass(slots=True)
 class Rider:
-    """A write of one statement or a few (a snapshot) that rides with the appends' crossing to
-    the SQLite writer's thread, in a transaction of its own (``GroupCommit.in_writer``)."""
+    """A write of one statement or a few (a match's row) that goes with the appends' batch to
+    the SQLite writer, in a transaction of its own (``GroupCommit.in_writer``)."""
 
     work: Callable[[Connection], Any]
     done: asyncio.Future[Any]
@@ -143,7 +143,7 @@ class GroupCommit:
         # Postgres: a single INSERT commits by itself, so no BEGIN round trip on the hot path.
         # (SQLite keeps its BEGIN IMMEDIATE: no round trip there anyway.)
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
-        # A SQLite file: the hot appends commit in one crossing to the writer's thread.
+        # A SQLite file: the hot appends commit through its writer, not aiosqlite.
         self._sqlite_writer = sqlite_writer(engine)
         self._held = HeldConnection(engine)
         if self._sqlite_writer is not None:
@@ -173,10 +173,10 @@ class GroupCommit:
 
     async def in_writer(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in a transaction of its own, through the writer. On a SQLite file it goes
-        to the writer's thread with the next batch of appends, in the same crossing (before
-        them): run through aiosqlite it took four crossings, each waiting for a turn of a busy
-        event loop, and every append queued behind it waited too (snapshots held the room log
-        up for seconds at 1,500 rooms)."""
+        to the SQLite writer with the next batch of appends (before them): run through
+        aiosqlite it took four crossings, each waiting for a turn of a busy event loop, and
+        every append queued behind it waited too (snapshots held the room log up for seconds
+        at 1,500 rooms)."""
         if self._sqlite_writer is None:
             return await self.exclusive(lambda: in_transaction(self._engine, work))
         done: asyncio.Future[T] = asyncio.get_running_loop().create_future()

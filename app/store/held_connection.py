@@ -1,5 +1,5 @@
-"""The async engine's one SQLite connection, held by the group commit's writer while its thread
-writes (``app/store/group_commit.py``): no other transaction of this process takes SQLite's
+"""The async engine's one SQLite connection, held by the group commit's writer while the SQLite
+writer writes (``app/store/group_commit.py``): no other transaction of this process takes SQLite's
 lock meanwhile and waits in its busy handler."""
 
 from __future__ import annotations

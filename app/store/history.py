@@ -101,8 +101,8 @@ class HistoryStore(HistoryReads):
     """Match history, profiles and leagues on SQL; every method is one short transaction.
 
     Every write is a function of a synchronous connection, run by ``write``: given the room
-    store's (``SqlRoomStore.in_writer``), a SQLite file's history goes to its writer's thread in
-    the same crossing as the room log's next batch (through aiosqlite a round's result took
+    store's (``SqlRoomStore.in_writer``), a SQLite file's history goes to its writer with
+    the room log's next batch (through aiosqlite a round's result took
     several crossings, each waiting for a turn of a busy event loop, while the room log's writer
     waited for the one pooled connection); by default, a transaction on ``engine``."""
 

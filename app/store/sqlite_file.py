@@ -1,7 +1,8 @@
 """A SQLite file's connections: their settings (WAL, ``synchronous=NORMAL``, the busy timeout,
 foreign keys, ``BEGIN IMMEDIATE``, no checkpoint inside a commit) and the writer that runs the
-store's write transactions on a thread of its own (``SqliteWriter``). ``db.create_engine`` makes
-one per SQLite file engine.
+store's write transactions (``SqliteWriter``): on the event loop's own thread while nobody else
+holds the file's lock, on a thread of its own when someone does. ``db.create_engine`` makes one
+per SQLite file engine.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import orjson
 import sqlalchemy
 from sqlalchemy import Connection, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 
 from app.jsonwire import compact_json
 
@@ -32,15 +34,23 @@ WAL_RESTART_BYTES = 16 * 1024 * 1024
 
 
 class SqliteWriter:
-    """Runs a whole write transaction on a SQLite file in one crossing to a thread.
+    """Runs whole write transactions on a SQLite file, a batch at a time, without aiosqlite.
 
     aiosqlite crosses to its thread and back for every step of a transaction (nine crossings
     for one append of ``SqlRoomStore``), and each crossing back waits for a turn of the event
-    loop, which is long when thousands of sockets are busy. The writer runs ``work`` with a
-    synchronous connection of its own on a thread of its own, once per transaction.
+    loop, which is long when thousands of sockets are busy. A batch of the room log is a few
+    hundred microseconds of SQLite on a file in the page cache (``synchronous=NORMAL``: no
+    fsync in a commit), so the writer runs it on the event loop's own thread, with a
+    synchronous connection of its own: a crossing to a thread cost more than that in waiting
+    (the thread's wake-up, the GIL handed to and fro with each statement, the answer waiting
+    for a turn of the loop: at 1,500 rooms a commit's mean was 5-9 ms on the thread, 3-4 on
+    the loop). That connection never waits for SQLite's lock (``busy_timeout=0``): when
+    another connection holds it (another process, a second engine on the file) the loop must
+    not block, so that transaction and the rest of its batch go to the writer's thread, whose
+    connection waits in SQLite's busy handler; so does a WAL that needs restarting.
 
-    The thread keeps its one connection open (the pool holds one, checked out for good), and
-    the room log's statements go to the driver's cursor as they are (``driver_sql.py``).
+    Both connections stay open (the pool holds two, checked out for good), and the room log's
+    statements go to the driver's cursor as they are (``driver_sql.py``).
 
     The caller holds the async engine's connection meanwhile (``async with engine.connect()``),
     so the two connections never write at the same time.
@@ -54,8 +64,10 @@ class SqliteWriter:
 
     def __init__(self, url: str) -> None:
         self.engine = sqlalchemy.create_engine(
-            make_url(url).set(drivername="sqlite+pysqlite"), pool_size=1, max_overflow=0,
+            make_url(url).set(drivername="sqlite+pysqlite"), pool_size=2, max_overflow=0,
             json_serializer=compact_json, json_deserializer=orjson.loads,
+            # The loop's connection is opened on the loop's thread and closed from ``close``.
+            connect_args={"check_same_thread": False},
         )
         event.listen(self.engine, "connect", sqlite_on_connect)
         event.listen(self.engine, "connect", no_autocheckpoint)
@@ -65,6 +77,8 @@ class SqliteWriter:
         self.checkpoints = 0  # background checkpoints done (tests)
         self.restarts = 0  # WAL restarts done by the writer's thread (tests)
         self._conn: Connection | None = None  # opened and used on the writer's thread only
+        self._loop_conn: Connection | None = None  # used on the event loop's thread only
+        self.on_thread = 0  # transactions the thread ran, the file being busy (tests)
         self._checkpointer = threading.Thread(target=self._checkpoint_loop,
                                               name="sqlite-checkpoints", daemon=True)
         self._checkpointer.start()
@@ -88,12 +102,60 @@ class SqliteWriter:
 
     async def run_each(self, works: list[Callable[[Connection], Any]]
                        ) -> list[tuple[Any, Exception | None]]:
-        """Run each of ``works`` in a transaction of its own, in order, in one crossing to the
-        thread: each one's result, or the error that rolled it back."""
+        """Run each of ``works`` in a transaction of its own, in order: each one's result, or
+        the error that rolled it back. On the loop's thread; from the first that finds the
+        file locked by another connection on, on the writer's thread (one crossing)."""
+        outcomes, left = self._each_on_loop(works)
+        if not left and not self._wal_is_long():
+            return outcomes
+        self.on_thread += len(left)
         loop = asyncio.get_running_loop()
         done: asyncio.Future[list[tuple[Any, Exception | None]]] = loop.create_future()
-        self._batches.put(_Batch(works, loop, done))
-        return await done
+        self._batches.put(_Batch(left, loop, done))
+        return outcomes + await done
+
+    def _each_on_loop(self, works: list[Callable[[Connection], Any]]
+                      ) -> tuple[list[tuple[Any, Exception | None]],
+                                 list[Callable[[Connection], Any]]]:
+        """The outcomes of ``works`` run here, up to the first whose BEGIN found the file
+        locked; that one and those after it, not run."""
+        conn = self._on_loop_connection()
+        outcomes: list[tuple[Any, Exception | None]] = []
+        for index, work in enumerate(works):
+            try:
+                transaction = conn.begin()
+            except (OperationalError, sqlite3.OperationalError) as exc:
+                # Raised by the BEGIN listener, past SQLAlchemy's bookkeeping of a BEGIN:
+                # that connection is put away, and the next batch checks one out afresh.
+                self._loop_conn = None
+                conn.close()
+                if _is_busy(exc):
+                    return outcomes, works[index:]
+                outcomes.append((None, OperationalError("BEGIN IMMEDIATE", None, exc)
+                                 if isinstance(exc, sqlite3.Error) else exc))
+                conn = self._on_loop_connection()
+                continue
+            try:
+                with transaction:
+                    outcomes.append((work(conn), None))
+            except Exception as exc:
+                outcomes.append((None, exc))
+        return outcomes, []
+
+    def _on_loop_connection(self) -> Connection:
+        conn = self._loop_conn
+        if conn is None or conn.invalidated or conn.closed:
+            if conn is not None:
+                conn.close()
+            conn = self._loop_conn = self.engine.connect()
+            _set_busy_timeout(conn, 0)  # never wait here: the thread waits
+        return conn
+
+    def _wal_is_long(self) -> bool:
+        try:
+            return os.stat(self.database + "-wal").st_size > WAL_RESTART_BYTES
+        except OSError:
+            return False
 
     def _serve(self) -> None:
         """The writer's thread: each batch in turn, until ``close``."""
@@ -127,11 +189,7 @@ class SqliteWriter:
         which a PASSIVE checkpoint never does while commits keep coming: the WAL (and the index
         SQLite maps in memory beside it) would grow by every byte ever written. Between two
         transactions, with no other writer, this thread copies it to its end itself."""
-        try:
-            size = os.stat(self.database + "-wal").st_size
-        except OSError:
-            return
-        if size <= WAL_RESTART_BYTES:
+        if not self._wal_is_long():
             return
         # The driver's connection: SQLAlchemy's would BEGIN, and no checkpoint runs in a
         # transaction (none is open between two of this thread's transactions).
@@ -153,6 +211,7 @@ class SqliteWriter:
             if self._conn is not None:
                 self._conn.close()
             self._conn = self.engine.connect()
+            _set_busy_timeout(self._conn, SQLITE_BUSY_TIMEOUT_MS)  # the pool's may have been 0
         return self._conn
 
     def _dispose(self) -> None:
@@ -161,10 +220,26 @@ class SqliteWriter:
         self.engine.dispose()
 
     def close(self) -> None:
+        if self._loop_conn is not None:
+            self._loop_conn.close()
+            self._loop_conn = None
         self._stop.set()
         self._checkpointer.join()
         self._batches.put(None)  # the thread disposes of its connection, which it opened
         self._thread.join()
+
+
+def _set_busy_timeout(conn: Connection, milliseconds: int) -> None:
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    driver.execute(f"PRAGMA busy_timeout={milliseconds}")
+
+
+def _is_busy(exc: OperationalError | sqlite3.OperationalError) -> bool:
+    """SQLite's lock is held by another connection (SQLITE_BUSY, or SQLITE_LOCKED)."""
+    code = getattr(exc.orig if isinstance(exc, OperationalError) else exc,
+                   "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 @dataclass(slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -380,6 +381,40 @@ async def test_a_sqlite_commit_never_checkpoints_the_wal_the_writers_thread_does
     assert writer.checkpoints > checkpoints  # the background thread keeps at it
     stored = await store.load_room("WALS")
     assert stored is not None and len(stored.records) == 1499
+
+
+async def test_the_loop_never_waits_for_a_lock_another_connection_holds_on_the_file(
+    sqlite_file: tuple[AsyncEngine, SqliteWriter],
+) -> None:
+    """The room log's transactions run on the event loop's thread, which must never wait in
+    SQLite's busy handler: while another connection (another process) holds the file's write
+    lock, the append goes to the writer's thread and waits there, and the loop goes on."""
+    engine, writer = sqlite_file
+    store = SqlRoomStore(engine)
+    await store.create_room("LOCK", {})
+    await store.append("LOCK", record(1), None)
+    assert writer.on_thread == 0  # nobody else writes: all on the loop
+    other = sqlite3.connect(writer.database, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        waiting = asyncio.create_task(store.append("LOCK", record(2), {"after": "lock"}))
+        ticks = 0
+        started = time.perf_counter()
+        while time.perf_counter() - started < 0.3:
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks >= 15, f"the event loop stalled: {ticks} ticks of 10 ms in 0.3 s"
+        assert not waiting.done()  # it waits for the lock, on the writer's thread
+        other.execute("COMMIT")
+        await asyncio.wait_for(waiting, timeout=5)
+    finally:
+        other.close()
+    assert writer.on_thread == 1
+    await store.append("LOCK", record(3), None)  # and the next one is on the loop again
+    assert writer.on_thread == 1
+    loaded = await store.load_room("LOCK")
+    assert loaded is not None and [r.seq for r in loaded.records] == [1, 2, 3]
+    assert loaded.meta == {"after": "lock"}
 
 
 async def test_a_snapshot_queued_with_appends_is_answered_when_their_connection_drops(
