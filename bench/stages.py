@@ -56,7 +56,8 @@ WAITS = ("_worker (concurrent/futures/thread.py:81)", "_connection_worker_thread
 
 
 # The SQLite transactions themselves, on the event loop's thread or the writer's.
-WRITER_THREAD = ("SqliteWriter._each", "SqliteWriter._checkpoint_loop")
+WRITER_THREAD = ("_transactions (app/store/sqlite_file.py", "SqliteWriter._each",
+                 "SqliteWriter._checkpoint_loop")
 
 
 def stage_of(stack: list[str]) -> str:

@@ -15,7 +15,7 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
 import sqlalchemy
@@ -25,7 +25,6 @@ from sqlalchemy.exc import OperationalError
 
 from app.jsonwire import compact_json
 
-T = TypeVar("T")
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # How often a SQLite file's WAL is checkpointed, in the background: a commit never does it.
 CHECKPOINT_SECONDS = 1.0
@@ -105,7 +104,7 @@ class SqliteWriter:
         """Run each of ``works`` in a transaction of its own, in order: each one's result, or
         the error that rolled it back. On the loop's thread; from the first that finds the
         file locked by another connection on, on the writer's thread (one crossing)."""
-        outcomes, left = self._each_on_loop(works)
+        outcomes, left = _transactions(works, self._on_loop_connection, hand_on_when_busy=True)
         if not left and not self._wal_is_long():
             return outcomes
         self.on_thread += len(left)
@@ -113,34 +112,6 @@ class SqliteWriter:
         done: asyncio.Future[list[tuple[Any, Exception | None]]] = loop.create_future()
         self._batches.put(_Batch(left, loop, done))
         return outcomes + await done
-
-    def _each_on_loop(self, works: list[Callable[[Connection], Any]]
-                      ) -> tuple[list[tuple[Any, Exception | None]],
-                                 list[Callable[[Connection], Any]]]:
-        """The outcomes of ``works`` run here, up to the first whose BEGIN found the file
-        locked; that one and those after it, not run."""
-        conn = self._on_loop_connection()
-        outcomes: list[tuple[Any, Exception | None]] = []
-        for index, work in enumerate(works):
-            try:
-                transaction = conn.begin()
-            except (OperationalError, sqlite3.OperationalError) as exc:
-                # Raised by the BEGIN listener, past SQLAlchemy's bookkeeping of a BEGIN:
-                # that connection is put away, and the next batch checks one out afresh.
-                self._loop_conn = None
-                conn.close()
-                if _is_busy(exc):
-                    return outcomes, works[index:]
-                outcomes.append((None, OperationalError("BEGIN IMMEDIATE", None, exc)
-                                 if isinstance(exc, sqlite3.Error) else exc))
-                conn = self._on_loop_connection()
-                continue
-            try:
-                with transaction:
-                    outcomes.append((work(conn), None))
-            except Exception as exc:
-                outcomes.append((None, exc))
-        return outcomes, []
 
     def _on_loop_connection(self) -> Connection:
         conn = self._loop_conn
@@ -175,12 +146,7 @@ class SqliteWriter:
 
     def _each(self, works: list[Callable[[Connection], Any]]
               ) -> list[tuple[Any, Exception | None]]:
-        outcomes: list[tuple[Any, Exception | None]] = []
-        for work in works:
-            try:
-                outcomes.append((self._transaction(work), None))
-            except Exception as exc:
-                outcomes.append((None, exc))
+        outcomes, _ = _transactions(works, self._connection, hand_on_when_busy=False)
         self._restart_a_long_wal()
         return outcomes
 
@@ -198,11 +164,6 @@ class SqliteWriter:
         with contextlib.suppress(sqlite3.Error):  # busy: the next batch tries again
             busy, _, _ = raw.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
             self.restarts += not busy
-
-    def _transaction(self, work: Callable[[Connection], T]) -> T:
-        conn = self._connection()
-        with conn.begin():
-            return work(conn)
 
     def _connection(self) -> Connection:
         """The thread's one connection, kept open: checking it out of the pool and back for
@@ -227,6 +188,34 @@ class SqliteWriter:
         self._checkpointer.join()
         self._batches.put(None)  # the thread disposes of its connection, which it opened
         self._thread.join()
+
+
+def _transactions(works: list[Callable[[Connection], Any]], connection: Callable[[], Connection],
+                  hand_on_when_busy: bool
+                  ) -> tuple[list[tuple[Any, Exception | None]], list[Callable[[Connection], Any]]]:
+    """Each of ``works`` in a transaction of its own on ``connection()``: each one's result, or
+    the error that rolled it back. With ``hand_on_when_busy``, stops at the first whose BEGIN
+    found the file locked by another connection: that one and those after it, not run."""
+    outcomes: list[tuple[Any, Exception | None]] = []
+    for index, work in enumerate(works):
+        conn = connection()
+        try:
+            transaction = conn.begin()
+        except (OperationalError, sqlite3.OperationalError) as exc:
+            # Raised by the BEGIN listener, past SQLAlchemy's bookkeeping of a BEGIN: that
+            # connection is put away, and ``connection()`` checks one out afresh.
+            conn.close()
+            if hand_on_when_busy and _is_busy(exc):
+                return outcomes, works[index:]
+            outcomes.append((None, OperationalError("BEGIN IMMEDIATE", None, exc)
+                             if isinstance(exc, sqlite3.Error) else exc))
+            continue
+        try:
+            with transaction:
+                outcomes.append((work(conn), None))
+        except Exception as exc:
+            outcomes.append((None, exc))
+    return outcomes, []
 
 
 def _set_busy_timeout(conn: Connection, milliseconds: int) -> None:
