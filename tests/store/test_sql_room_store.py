@@ -528,6 +528,43 @@ async def test_no_append_waits_for_the_wals_restart(
     assert stored is not None and len(stored.records) == seq
 
 
+async def test_a_long_reader_holds_appends_up_no_longer_than_a_restarts_short_wait(
+    sqlite_file: tuple[AsyncEngine, SqliteWriter], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A restart waits for readers while it holds every writer of the file up. Waiting with
+    the 10 s busy timeout, one long read (a replay, another process) would stop every room
+    for 10 s: it gives up after ``RESTART_WAIT_MS`` and tries again a second later, and once
+    the reader is gone the WAL starts again."""
+    monkeypatch.setattr("app.store.sqlite_file.WAL_RESTART_BYTES", 256 * 1024)
+    engine, writer = sqlite_file
+    store = SqlRoomStore(engine)
+    await store.create_room("READ", {})
+    await store.append("READ", big_record(1), None)
+    reader = sqlite3.connect(writer.database, isolation_level=None)
+    seq, slowest = 1, 0.0
+    try:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM room_log").fetchone()  # a snapshot held
+        until = time.monotonic() + 2.5  # two restarts tried, at least
+        while time.monotonic() < until:
+            seq += 1
+            started = time.monotonic()
+            await store.append("READ", big_record(seq), None)
+            slowest = max(slowest, time.monotonic() - started)
+            await asyncio.sleep(0.005)
+        assert writer.restarts == 0  # the reader was in the way each time
+    finally:
+        reader.execute("COMMIT")
+        reader.close()
+    assert slowest < 1.0, f"an append waited {slowest * 1000:.0f} ms for the restart"
+    for _ in range(60):  # the reader gone, the WAL starts again
+        if writer.restarts:
+            break
+        await store.append("READ", big_record(seq := seq + 1), None)
+        await asyncio.sleep(0.05)
+    assert writer.restarts > 0
+
+
 async def test_a_read_waits_for_no_more_than_a_short_hold_while_appends_keep_coming(
     sqlite_file: tuple[AsyncEngine, SqliteWriter],
 ) -> None:
