@@ -22,7 +22,7 @@ import orjson
 import sqlalchemy
 from sqlalchemy import Connection, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import OperationalError
 
 from app.jsonwire import compact_json
 
@@ -205,19 +205,6 @@ class SqliteWriter:
         self._thread.join()
 
 
-class DriverWork:
-    """A write made of the driver's own statements only (``DriverStatement``): its BEGIN and
-    COMMIT go straight to the driver too, SQLAlchemy's transaction left out."""
-
-    __slots__ = ("_run",)
-
-    def __init__(self, run: Callable[[Connection], Any]) -> None:
-        self._run = run
-
-    def __call__(self, conn: Connection) -> Any:
-        return self._run(conn)
-
-
 def _transactions(works: list[Callable[[Connection], Any]], connection: Callable[[], Connection],
                   hand_on_when_busy: bool
                   ) -> tuple[list[tuple[Any, Exception | None]], list[Callable[[Connection], Any]]]:
@@ -227,28 +214,6 @@ def _transactions(works: list[Callable[[Connection], Any]], connection: Callable
     outcomes: list[tuple[Any, Exception | None]] = []
     for index, work in enumerate(works):
         conn = connection()
-        driver = conn.connection.driver_connection
-        if isinstance(work, DriverWork) and isinstance(driver, sqlite3.Connection):
-            # Its BEGIN and COMMIT straight to the driver: SQLAlchemy's transaction around
-            # them cost a seventh of a one-append transaction (``bench.store_costs``).
-            try:
-                driver.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                if hand_on_when_busy and _is_busy(exc):
-                    return outcomes, works[index:]
-                outcomes.append((None, OperationalError("BEGIN IMMEDIATE", None, exc)))
-                continue
-            try:
-                result = work(conn)
-                driver.execute("COMMIT")
-            except Exception as exc:
-                if driver.in_transaction:
-                    driver.execute("ROLLBACK")
-                outcomes.append((None, DBAPIError.instance("COMMIT", None, exc, sqlite3.Error)
-                                 if isinstance(exc, sqlite3.Error) else exc))
-            else:
-                outcomes.append((result, None))
-            continue
         try:
             transaction = conn.begin()
         except (OperationalError, sqlite3.OperationalError) as exc:
