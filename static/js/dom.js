@@ -43,6 +43,7 @@ function append(el, children) {
 
 /** Replace the children of `el`, keeping keyboard focus on the element with the same data-key. */
 export function replaceChildren(el, ...children) {
+  if (sameNodes(el, children)) return; // a stable panel (see `stable`) stays where it is
   const active = document.activeElement;
   const key = active && el.contains(active) ? active.dataset.key : undefined;
   el.replaceChildren();
@@ -57,4 +58,25 @@ export function replaceChildren(el, ...children) {
 
 export function clear(el) {
   el.replaceChildren();
+}
+
+/** True when `children` are exactly `el`'s child nodes, in order (nothing to replace). */
+function sameNodes(el, children) {
+  const nodes = children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false);
+  if (nodes.length !== el.childNodes.length) return false;
+  return nodes.every((node, i) => node === el.childNodes[i]);
+}
+
+/**
+ * The element `build()` made the last time `signature` (a string of all it shows) was the same,
+ * kept in `cache[name]`; made anew only when what it shows changed. The table re-renders on
+ * every frame: a panel made anew each time would swap a button between a click's mousedown and
+ * its mouseup (no click), and end an IME's composition in its text field.
+ */
+export function stable(cache, name, signature, build) {
+  const held = cache[name];
+  if (held && held.signature === signature) return held.el;
+  const el = build();
+  cache[name] = { signature, el };
+  return el;
 }

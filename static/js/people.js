@@ -1,17 +1,22 @@
 // The room's people beyond its seats (O-QUEUE, O-APPROVAL, O-BAN): the host's panel of join
 // requests and the queue to the next match, and a named spectator's own place in that queue.
 // What changes here is spoken by the table's one live region (peopleNews), not by these panels.
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { h, stable } from "./dom.js";
+import { t, lang } from "./i18n.js";
 import { seatName } from "./describe.js";
 
 /** The host's panel: who asks to come in (Admit / Deny), the queue in order (up, down, remove, ban). */
-export function hostPeoplePanel(model, actions) {
+export function hostPeoplePanel(model, ui, actions) {
   const s = model.state;
   const requests = s.requests || [];
   const queue = s.queue || [];
   if (model.mySeat === null || s.host !== model.mySeat) return null;
   if (!requests.length && !queue.length) return null;
+  return stable(ui, "hostPeople", JSON.stringify([lang(), requests, queue]),
+    () => hostPeopleSection(requests, queue, actions));
+}
+
+function hostPeopleSection(requests, queue, actions) {
   const ids = queue.map((q) => q.spectator);
   const moved = (from, to) => {
     const order = [...ids];
@@ -53,7 +58,12 @@ export function seatBanButtons(model, ui, actions) {
   if (me === null || s.host !== me || !["lobby", "match_over"].includes(s.phase)) return null;
   const people = s.seats.map((info, seat) => ({ info, seat })).filter(({ info, seat }) => seat !== me && !info.bot);
   if (!people.length) return null;
-  // Open or closed as the host left it: the table re-renders on every event.
+  const names = people.map(({ seat }) => [seat, seatName(s, seat)]);
+  return stable(ui, "banSeats", JSON.stringify([lang(), names]), () => banSeatsSection(s, ui, people, actions));
+}
+
+function banSeatsSection(s, ui, people, actions) {
+  // Made anew when the seats change: open or closed as the host left it.
   return h("details.ban-seats", { open: Boolean(ui.banOpen), ontoggle: (e) => (ui.banOpen = e.target.open) },
     h("summary", { key: "ban-summary" }, t("ban.title")),
     h("ul.people-list", {}, people.map(({ seat }) => h("li.person", {},
@@ -68,6 +78,11 @@ export function spectatorQueuePanel(model, ui, actions) {
   if (model.mySeat !== null || ui.mode !== "watch") return null;
   const named = typeof you.spectator === "number";
   const queued = named && typeof you.queued === "number";
+  return stable(ui, "queuePanel", JSON.stringify([lang(), named, queued && you.queued]),
+    () => queueSection(ui, actions, named, queued, you));
+}
+
+function queueSection(ui, actions, named, queued, you) {
   const name = h("input#queue-name", { type: "text", maxlength: 32, required: true, autocomplete: "nickname",
     value: ui.queueName || "", oninput: (e) => (ui.queueName = e.target.value) });
   return h("section.card-panel.queue-panel", { "aria-labelledby": "queue-title", "data-testid": "queue-panel" },

@@ -402,7 +402,7 @@ class TableView {
     replaceChildren(this.panelEl,
       lobby ? (tv ? null : lobbyPanel(m, this.ui, this.actions))
         : s.phase === "round_over" || s.phase === "match_over" ? resultsPanel(m, this.actions) : null);
-    replaceChildren(this.peopleEl, tv ? null : hostPeoplePanel(m, this.actions),
+    replaceChildren(this.peopleEl, tv ? null : hostPeoplePanel(m, this.ui, this.actions),
       tv ? null : spectatorQueuePanel(m, this.ui, this.actions), tv ? null : seatBanButtons(m, this.ui, this.actions));
     const seated = m.mySeat !== null && this.mode === "play";
     const handHadFocus = this.handEl.contains(document.activeElement);

@@ -84,6 +84,35 @@ def test_a_spectator_queues_and_takes_the_seat_that_frees(new_page: PageFactory,
     assert bea["token"]
 
 
+def test_the_queue_panel_stays_put_while_the_table_changes(new_page: PageFactory,
+                                                           server: Server) -> None:
+    """Every frame re-renders the table. A spectator typing a name for the queue keeps the field,
+    its focus and caret while others come and go; the Join button is the same element, so a
+    click is never split between an old button (mousedown) and a new one (mouseup). Each was
+    made anew on every frame before: the CI lost a "Join the queue" click that way."""
+    room = server.post("/api/rooms", {"name": "Ann", "max_players": 3})  # full once Cy sits
+    code = room["code"]
+    ann = seated(new_page, server, code, room["token"], 0)
+    dee = new_page(viewport=(390, 844))
+    dee.goto(f"{server.url}/#/watch/{code}")
+    panel = dee.get_by_test_id("queue-panel")
+    field = panel.get_by_label("Your name")
+    field.fill("De")
+    button = panel.get_by_role("button", name="Join the queue").element_handle()
+    for name in ("Bea", "Cy"):  # two seats taken: two frames, two renders of Dee's table
+        server.post(f"/api/rooms/{code}/join", {"name": name})
+        expect(ann.locator(".lobby-seats")).to_contain_text(name)
+    expect(dee.locator(".lobby-seats")).to_contain_text("Cy")
+    assert button.evaluate("b => b.isConnected"), "the Join button was made anew"
+    expect(field).to_be_focused()
+    assert field.evaluate("f => f.selectionStart") == 2
+    field.press_sequentially("e")
+    button.click()
+    expect(dee.locator(".queue-place")).to_have_text("You are number 1 in the queue.")
+    queue = ann.get_by_test_id("people-panel").locator(".queue .person-name")
+    expect(queue).to_have_text(["1. Dee"])
+
+
 def test_the_host_admits_one_and_turns_another_away(new_page: PageFactory,
                                                    server: Server) -> None:
     ann = new_page(viewport=(390, 844))
