@@ -99,8 +99,11 @@ async def profile(args: argparse.Namespace) -> tuple[float, dict[str, float], fl
             await asyncio.sleep(8)  # the sockets connected and the warm-up over
             process = await asyncio.create_subprocess_exec(
                 spy, "record", "--pid", str(server.pid), "--duration",
-                str(int(args.seconds - 4)), "--format", "raw", "--nonblocking",
-                "-o", str(raw), stdout=asyncio.subprocess.DEVNULL,
+                str(int(args.seconds - 4)), "--format", "raw",
+                # --native pauses the worker for each sample (py-spy refuses it otherwise),
+                # which lands samples in system calls more often than their share of the time
+                *(["--native"] if args.native else ["--nonblocking"]), "-o", str(raw),
+                stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.DEVNULL)
             await process.wait()
 
@@ -119,6 +122,8 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--engine", choices=("compiled", "sources"), default="compiled")
+    parser.add_argument("--native", action="store_true",
+                        help="py-spy's --native: C frames too (uvloop, the compiled engine)")
     parser.add_argument("--shares-of", type=Path, metavar="RAW",
                         help="only the shares of an earlier run's samples (no load)")
     args = parser.parse_args()
