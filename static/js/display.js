@@ -46,20 +46,25 @@ export function displayMenu() {
   const panel = h("div.display-panel", { id: panelId, hidden: true, role: "group", "aria-label": t("display.title") },
     toggle("marks", marksOn(), setMarks),
     toggle("contrast", highContrast(), setHighContrast));
+  // The handlers find the panel from the event: a re-render keeps the elements on the page
+  // (dom.js), not these new ones.
+  const show = (menu, open) => {
+    menu.querySelector(".display-panel").hidden = !open;
+    menu.querySelector(".display-button").setAttribute("aria-expanded", String(open));
+  };
   const button = h("button.secondary.display-button", {
     type: "button", "aria-expanded": "false", "aria-controls": panelId,
-    onclick: () => {
-      const open = panel.hidden;
-      panel.hidden = !open;
-      button.setAttribute("aria-expanded", String(open));
+    onclick: (event) => {
+      const menu = event.currentTarget.closest(".display-menu");
+      show(menu, menu.querySelector(".display-panel").hidden);
     },
   }, icon("display"), t("display.title"));
   const menu = h("div.display-menu", {
     onkeydown: (event) => {
-      if (event.key === "Escape" && !panel.hidden) {
-        panel.hidden = true;
-        button.setAttribute("aria-expanded", "false");
-        button.focus();
+      const here = event.currentTarget;
+      if (event.key === "Escape" && !here.querySelector(".display-panel").hidden) {
+        show(here, false);
+        here.querySelector(".display-button").focus();
         event.stopPropagation();
       }
     },

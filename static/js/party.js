@@ -2,7 +2,7 @@
 // seats sit around an oval, the room code and the join link's QR code are always on show, and
 // the big moments (UNO, a catch, a challenge, a jump-in, a stack growing) fill the screen for a
 // few seconds, then go.
-import { h, replaceChildren } from "./dom.js";
+import { h } from "./dom.js";
 import { t, cardName } from "./i18n.js";
 import { seatName } from "./describe.js";
 
@@ -75,11 +75,12 @@ export function momentOf(event, state, before) {
   }
 }
 
-/** Show a moment large in `layer` for a few seconds (a newer one replaces it). */
+/** Show a moment large in `layer` for a few seconds (a newer one replaces it: a new element,
+ * so its animation starts again). */
 export function showMoment(layer, moment) {
   if (!layer || !moment) return;
   clearTimeout(layer.momentTimer);
-  replaceChildren(layer, h(`div.big-moment.moment-${moment.kind}`, { "data-testid": "big-moment" },
+  layer.replaceChildren(h(`div.big-moment.moment-${moment.kind}`, { "data-testid": "big-moment" },
     h("span.moment-title", {}, moment.title),
     moment.line ? h("span.moment-line", {}, moment.line) : null));
   layer.momentTimer = setTimeout(() => layer.replaceChildren(), MOMENT_MS);

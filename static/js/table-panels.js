@@ -1,7 +1,7 @@
 // Your hand and the prompts that ask you something (color, target, challenge, drawn card,
 // several cards at once), and the lobby with the host's controls. Every card and button is
 // offered as the server's list of legal moves says (O-LEGAL: `model.legal`).
-import { h } from "./dom.js";
+import { h, stable } from "./dom.js";
 import { t, cardName } from "./i18n.js";
 import { cardFace, sortHand, parseCard } from "./cards.js";
 import { COLORS, colorButton, teamBadge, teamClass } from "./colors.js";
@@ -257,15 +257,12 @@ export function lobbyPanel(model, ui, actions) {
       : null);
 }
 
-/** The host's rules form survives re-renders (keeps edits) until the room's rules change. */
+/** The host's rules form stays the same element (keeps edits, focus and caret) until the room's
+ * rules change. */
 function cachedRulesEditor(ui, rules, actions) {
-  const key = JSON.stringify(rules || {}) + document.documentElement.lang;
-  if (!ui.rulesEditor || ui.rulesEditorKey !== key) {
-    ui.rulesEditorKey = key;
-    ui.rulesEditor = h("details.rules-details", {},
+  return stable(ui, "rulesEditor", JSON.stringify(rules || {}) + document.documentElement.lang,
+    () => h("details.rules-details", {},
       h("summary", {}, t("room.rules")),
       rulesEditor({ initial: rules, onSubmit: (preset, changes) => actions.setRules(preset, changes),
-        submitLabel: t("room.rules_apply") }));
-  }
-  return ui.rulesEditor;
+        submitLabel: t("room.rules_apply") })));
 }

@@ -1,7 +1,7 @@
 // The tournament's party screen (#/tv/tournament/CODE), for a 1080p or 4K screen read from across
 // the room: round n of m and the phase, the standings, every table of the round live with its
 // leader and a link to watch it, the QR code and the code to join; the podium at the end.
-import { h, replaceChildren } from "./dom.js";
+import { h, keep, replaceChildren } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { announce, quiet, regions } from "./announcer.js";
 import { TournamentFeed } from "./tournament-feed.js";
@@ -47,7 +47,7 @@ class TournamentTv {
     this.root.replaceChildren(h("section.tournament-tv", { "data-testid": "tournament-tv" },
       this.head, h("div.ttv-layout", {}, this.standings, this.middle, this.side)));
     // How long the round has been played, kept by a ticker (round_started_ms, on the server's clock).
-    this.clock = h("p.ttv-clock", { "data-testid": "ttv-clock", hidden: true });
+    this.clock = keep(h("p.ttv-clock", { "data-testid": "ttv-clock", hidden: true }));
     this.ticker = setInterval(() => this.tick(), 1000);
     this.renderSide();
     this.langOff = onLangChange(() => { this.renderSide(); this.render(); });
@@ -68,8 +68,9 @@ class TournamentTv {
   /** The code and the QR code change only with the language (the image is kept otherwise). */
   renderSide() {
     const link = `${location.origin}${location.pathname}#/t/${this.code}`;
-    this.count = h("p.ttv-count", { "data-testid": "ttv-count" });
-    this.caption = h("figcaption", {}, t("tour.scan"));
+    // Kept (dom.js): render() changes these two, so they must be the elements on the page.
+    this.count = keep(h("p.ttv-count", { "data-testid": "ttv-count" }));
+    this.caption = keep(h("figcaption", {}, t("tour.scan")));
     replaceChildren(this.side,
       h("h2#ttv-join-title", {}, t("tour.join_title")),
       h("div.tv-code", {},

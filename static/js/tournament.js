@@ -1,7 +1,7 @@
 // A tournament's own page (#/t/CODE), made for a phone: join with a name; your table of this
 // round with a Play link to its room, your place, the standings, withdraw; the podium at the
 // end; as the host, Start, Next round and removing people. A link opens the party screen.
-import { h, replaceChildren } from "./dom.js";
+import { h, keep, replaceChildren } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { api, profile, seats, tournamentEntries, ApiError } from "./api.js";
 import { errorText } from "./errors.js";
@@ -129,19 +129,19 @@ class TournamentPage {
     if (lost) this.focusAfter = null;
   }
 
-  /** The join form is built once and moved between renders, so typing in it is never lost. */
+  /** The join form is built once and kept (dom.js) across renders, so typing in it is never lost. */
   joinPanel(v) {
     if (v.phase === "over") return null;
     if (!this.joinForm) {
       const input = h("input#tour-join-name", { type: "text", maxlength: 32, required: true, autocomplete: "nickname",
         value: profile.get().name || "" });
       this.hostNote = h("p.hint", {}, t("tour.host_note"));
-      this.joinForm = h("form.card-panel.tour-join", { "aria-labelledby": "join-title",
+      this.joinForm = keep(h("form.card-panel.tour-join", { "aria-labelledby": "join-title",
         onsubmit: (e) => { e.preventDefault(); this.join(input.value.trim()); } },
       h("h2#join-title", {}, t("tour.join_title")),
       this.hostNote,
       h("div.field", {}, h("label", { for: "tour-join-name" }, t("profile.name")), input),
-      h("button.primary", { type: "submit" }, t("tour.join")));
+      h("button.primary", { type: "submit" }, t("tour.join"))));
     }
     this.hostNote.hidden = !v.you?.host;
     return this.joinForm;
