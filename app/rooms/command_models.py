@@ -8,7 +8,7 @@ A model's fields are named as its command's, so one writer serves them all.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
@@ -70,10 +70,12 @@ class PlayMsg(CommandModel):
     color: ColorField | None = None
     target: Seat | None = None
     uno: StrictBool = False
-    more: Annotated[list[CardField], Field(max_length=12)] = []  # H-MULTI: the cards after
+    # H-MULTI: the cards after. A tuple, as a list default would be deep-copied for every
+    # message; not strict, so that a stored or forwarded list reads as one.
+    more: Annotated[tuple[CardField, ...], Field(max_length=12, strict=False)] = ()
 
     def command(self) -> ClientCommand:
-        return Play(self.card, self.color, self.target, self.uno, tuple(self.more))
+        return Play(self.card, self.color, self.target, self.uno, self.more)
 
 
 class CatchMsg(CommandModel):
@@ -220,12 +222,15 @@ def fields_of(model: type[CommandModel]) -> list[str]:
 
 def write(model: type[CommandModel], name: str, command: Any) -> dict[str, Any]:
     """``command`` as the message ``model`` reads (without ``id``), defaults left out."""
-    values = {field: _listed(getattr(command, field)) for field in fields_of(model)}
+    values = {field: _as_read(model, field, getattr(command, field)) for field in fields_of(model)}
     built = model.model_construct(type=name, **values)
     written: dict[str, Any] = built.model_dump(mode="json", exclude={"type", "id", "seq"},
                                                exclude_defaults=True)
     return {"type": name, **written}
 
 
-def _listed(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
+def _as_read(model: type[CommandModel], field: str, value: Any) -> Any:
+    """A command's tuple as a list where the model reads a list (commands keep tuples)."""
+    if isinstance(value, tuple) and get_origin(model.model_fields[field].annotation) is list:
+        return list(value)
+    return value
