@@ -332,7 +332,8 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
         for table in tables:
             table.phase, table.next_move = "playing", _bare_move(table)  # type: ignore[method-assign]
     await asyncio.sleep(1)
-    started = cpu_at_start = 0.0
+    started = 0.0
+    cpu_at_start = (0.0, 0.0)
     before: dict[str, float] = {}
 
     async def window_starts() -> None:
@@ -340,11 +341,14 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
         if metrics is not None:
             before.update(await scrape(metrics))
         started = time.perf_counter()
-        cpu_at_start = cpu_seconds(server_pid) if server_pid else 0.0
+        cpu_at_start = user_and_system(server_pid) if server_pid else (0.0, 0.0)
 
     await drive_tables(tables, seconds, interval, window_starts, jitter)
     elapsed = time.perf_counter() - started
-    cpu = cpu_seconds(server_pid) - cpu_at_start if server_pid else float("nan")
+    user, system = ((now - then for now, then in zip(user_and_system(server_pid), cpu_at_start,
+                                                     strict=True))
+                    if server_pid else (float("nan"), float("nan")))
+    cpu = user + system
     inside = window_figures([before], [await scrape(metrics)]) if metrics is not None else {}
     sockets = sum(1 for t in tables for s in t.seats if opened(s).open)
     close_all(tables)
@@ -353,6 +357,7 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
             "p50_ms": quantile_ms(ordered, 0.5), "p99_ms": quantile_ms(ordered, 0.99),
             "mean_ms": statistics.fmean(ordered) * 1000 if ordered else float("nan"),
             "server_cpu_ms_per_action": cpu * 1000 / max(1, len(results)),
+            "server_system_ms_per_action": system * 1000 / max(1, len(results)),
             "inside": inside, "tail": tail_bursts(results),
             "warmup_p99_ms": quantile_ms(sorted(latency for _, latency in warmup), 0.99),
             "warmup_max_ms": max((latency for _, latency in warmup), default=0.0) * 1000}
@@ -411,8 +416,14 @@ def inside_lines(inside: dict[str, dict[str, float]]) -> list[str]:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time the process ``pid`` has used so far."""
+    return sum(user_and_system(pid))
+
+
+def user_and_system(pid: int) -> tuple[float, float]:
+    """The user and the system (kernel) CPU time the process ``pid`` has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 async def drive_tables(tables: list[BenchRoom], seconds: float, interval: float,
@@ -664,7 +675,8 @@ def main() -> None:
             f"{name:>4}: sockets {r['sockets']}, {r['actions_per_s']:.0f} actions/s, "
             f"latency p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms, "
             f"server RSS {r['server_rss_mb']:.0f} MB, "
-            f"server CPU {r['server_cpu_ms_per_action']:.2f} ms/action; {tail_line(r['tail'])}; "
+            f"server CPU {r['server_cpu_ms_per_action']:.2f} ms/action "
+            f"(in the kernel {r['server_system_ms_per_action']:.2f}); {tail_line(r['tail'])}; "
             f"warm-up (the tables starting) p99 {r['warmup_p99_ms']:.0f} ms, "
             f"max {r['warmup_max_ms']:.0f} ms"
         )
