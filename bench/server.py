@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -310,10 +311,20 @@ async def uno_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
     return rooms
 
 
+@dataclass(frozen=True)
+class WindowHooks:
+    """Called by ``run_load``: ``idle`` once every socket is connected and before anyone moves,
+    ``start`` and ``end`` as the measured window starts and ends (bench/instructions.py)."""
+
+    idle: Callable[[], Awaitable[None]]
+    start: Callable[[], Awaitable[None]]
+    end: Callable[[], Awaitable[None]]
+
+
 async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: float,
                    interval: float, bare: bool, jitter: float = THINK_JITTER,
-                   server_pid: int | None = None, metrics: str | None = None
-                   ) -> dict[str, Any]:
+                   server_pid: int | None = None, metrics: str | None = None,
+                   hooks: WindowHooks | None = None) -> dict[str, Any]:
     """Drive ``rooms`` and measure; with ``server_pid``, that process's CPU per action too, and
     with ``metrics`` (the server's base URL), what its /metrics say of the window."""
     results: list[Move] = []
@@ -332,6 +343,8 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
         for table in tables:
             table.phase, table.next_move = "playing", _bare_move(table)  # type: ignore[method-assign]
     await asyncio.sleep(1)
+    if hooks is not None:
+        await hooks.idle()
     started = 0.0
     cpu_at_start = (0.0, 0.0)
     before: dict[str, float] = {}
@@ -342,8 +355,12 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
             before.update(await scrape(metrics))
         started = time.perf_counter()
         cpu_at_start = user_and_system(server_pid) if server_pid else (0.0, 0.0)
+        if hooks is not None:
+            await hooks.start()
 
     await drive_tables(tables, seconds, interval, window_starts, jitter)
+    if hooks is not None:
+        await hooks.end()
     elapsed = time.perf_counter() - started
     user, system = ((now - then for now, then in zip(user_and_system(server_pid), cpu_at_start,
                                                      strict=True))
