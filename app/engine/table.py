@@ -116,11 +116,15 @@ def give_cards(
         state.uno_called[seat] = False
         if state.precall == seat:
             state.precall = -1
+    # Most draws are of one card; a list comprehension's own function call in CPython 3.11
+    # costs more than that card's text.
+    count = len(drawn)
+    texts = [CARD_TEXT[drawn[0]]] if count == 1 else [CARD_TEXT[c] for c in drawn]
     out.append(
         Event(
             DREW,
-            {"seat": seat, "count": len(drawn), "reason": reason, "cards_left": left},
-            {seat: {"cards": [CARD_TEXT[c] for c in drawn]}},
+            {"seat": seat, "count": count, "reason": reason, "cards_left": left},
+            {seat: {"cards": texts}},
         )
     )
 
