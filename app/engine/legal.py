@@ -26,6 +26,7 @@ from .drawing import at_hand_limit, holds_playable
 from .effects import custom_effect_of
 from .house import exchange_waiting
 from .multiplay import followers
+from .rules import RuleSet
 from .state import CHALLENGE, CHOOSE_COLOR, EXCHANGE, PLAY_DRAWN, PLAYING, STACK, GameState
 from .table import MATCHES, active_seats
 from .turns import can_jump_in, finish_barred, stack_answer
@@ -35,20 +36,27 @@ from .uno import may_call_before_play
 def playable_cards(state: GameState, seat: int) -> list[Card]:
     """The cards ``seat`` may play now, one per kind: on its turn, as an answer to a pending
     draw, or as a jump-in."""
+    # No comprehension in this function: CPython 3.11 would make each local that one reads a
+    # cell, on every call, and this runs before every turn.
     if state.phase != PLAYING or state.slap is not None:
         return []
-    pending = state.pending
     hand = state.hands[seat]
-    if pending is None and state.turn == seat:
-        mask = MATCHES[state.discard[-1] * 4 + state.color]
-        kinds: list[Card] = []
-        for card in hand:
-            if mask[card] and card not in kinds:
-                kinds.append(card)
-        if not state.rules.plain_play:
-            kinds = [c for c in kinds if not finish_barred(state.rules, hand, c)]
-        kinds.sort()
-        return kinds
+    if state.pending is not None or state.turn != seat:
+        return _answers_and_jump_ins(state, seat, hand)
+    mask = MATCHES[state.discard[-1] * 4 + state.color]
+    kinds: list[Card] = []
+    for card in hand:
+        if mask[card] and card not in kinds:
+            kinds.append(card)
+    if not state.rules.plain_play:
+        kinds = _finish_allowed(state.rules, hand, kinds)
+    kinds.sort()
+    return kinds
+
+
+def _answers_and_jump_ins(state: GameState, seat: int, hand: list[Card]) -> list[Card]:
+    """Out of an ordinary turn: a drawn card, answers to a pending draw, a jump-in."""
+    pending = state.pending
     rules = state.rules
     cards: set[Card] = set()
     if pending is not None and pending.seat == seat:
@@ -59,7 +67,13 @@ def playable_cards(state: GameState, seat: int) -> list[Card]:
     top = state.discard[-1]
     if top in hand and can_jump_in(state, seat, top):
         cards.add(top)
-    return sorted(c for c in cards if rules.plain_play or not finish_barred(rules, hand, c))
+    kinds = sorted(cards)
+    return kinds if rules.plain_play else _finish_allowed(rules, hand, kinds)
+
+
+def _finish_allowed(rules: RuleSet, hand: list[Card], cards: list[Card]) -> list[Card]:
+    """H-FINISH: ``cards`` but those that may not be the hand's last card."""
+    return [c for c in cards if not finish_barred(rules, hand, c)]
 
 
 def _several(state: GameState, seat: int, card: Card) -> list[tuple[Card, ...]]:
