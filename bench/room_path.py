@@ -125,7 +125,7 @@ async def measure(rooms: int, moves: int, interval: float) -> dict[str, float]:
 
     from app.config import get_settings  # noqa: PLC0415
     from app.main import create_app  # noqa: PLC0415
-    from bench.server import RULES, BenchRoom, Move, answered  # noqa: PLC0415
+    from bench.server import BenchRoom, Move, bench_table  # noqa: PLC0415
 
     application = create_app(get_settings())
     clients = Clients()
@@ -133,16 +133,7 @@ async def measure(rooms: int, moves: int, interval: float) -> dict[str, float]:
         services = application.state.services
         transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as http:
-            made: list[tuple[str, list[str]]] = []
-            for i in range(rooms):
-                room = answered(await http.post("/api/rooms", json={
-                    "name": f"p{i}a", "rules": RULES, "public": False}))
-                tokens = [room["token"]]
-                for n in "bcd":
-                    joined = await http.post(f"/api/rooms/{room['code']}/join",
-                                             json={"name": f"p{i}{n}"})
-                    tokens.append(answered(joined)["token"])
-                made.append((room["code"], tokens))
+            made = [await bench_table(http, i) for i in range(rooms)]
         results: list[Move] = []
         tables = [BenchRoom(code, tokens, results) for code, tokens in made]
         tasks = []

@@ -282,6 +282,18 @@ def answered(response: httpx.Response) -> dict[str, Any]:
     return body
 
 
+async def bench_table(http: httpx.AsyncClient, i: int) -> tuple[str, list[str]]:
+    """Room number ``i``: made by its first player, joined by three more; its code and the
+    four seats' tokens."""
+    made = answered(await http.post("/api/rooms", json={
+        "name": f"p{i}a", "rules": RULES, "public": False}))
+    tokens = [made["token"]]
+    for n in "bcd":
+        joined = await http.post(f"/api/rooms/{made['code']}/join", json={"name": f"p{i}{n}"})
+        tokens.append(answered(joined)["token"])
+    return made["code"], tokens
+
+
 async def uno_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
     rooms = []
     limits = httpx.Limits(max_connections=50)
@@ -298,14 +310,8 @@ async def uno_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
             raise AssertionError("unreachable")
 
         async def table(i: int) -> tuple[str, list[str]]:
-            made = answered(await http.post("/api/rooms", json={
-                "name": f"p{i}a", "rules": RULES, "public": False}))
-            tokens = [made["token"]]
-            for n in "bcd":
-                joined = await http.post(f"/api/rooms/{made['code']}/join",
-                                         json={"name": f"p{i}{n}"})
-                tokens.append(answered(joined)["token"])
-            return made["code"], tokens
+            return await bench_table(http, i)
+
         for start in range(0, count, 50):
             rooms += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 50))))
     return rooms
