@@ -13,8 +13,9 @@ JSON = Any
 
 
 class Event:
-    """Treat as immutable. A plain class with slots rather than a dataclass: built several times
-    per command, and its constructor is then native code in the compiled engine too."""
+    """Treat as immutable, its dicts too: the engine shares some events (a plain turn's) between
+    games. A plain class with slots rather than a dataclass: built several times per command,
+    and its constructor is then native code in the compiled engine too."""
 
     __slots__ = ("kind", "private", "public")
 

@@ -3,16 +3,20 @@ H-SHUFFLESEATS (a new order of play each round) and H-ELIM (seats that left the 
 
 from __future__ import annotations
 
+from typing import Final
+
 from .errors import NOT_ALLOWED_BY_RULES, InvalidRules
 from .rules import TEAM_SIZES, RuleSet
 from .state import GameState
 from .table import shuffle
 
+MAX_PLAYERS: Final = 10  # S-PLAYERS
+
 
 def check_players(players: int, rules: RuleSet) -> None:
     """S-PLAYERS, and the table sizes a rule needs; refused when the match starts."""
-    if not 2 <= players <= 10:
-        raise InvalidRules("S-PLAYERS: a table seats 2 to 10 players")
+    if not 2 <= players <= MAX_PLAYERS:
+        raise InvalidRules(f"S-PLAYERS: a table seats 2 to {MAX_PLAYERS} players")
     if rules.teams and players not in TEAM_SIZES:
         raise InvalidRules(
             f"H-TEAMS: two teams need 4, 6, 8 or 10 players, not {players}", NOT_ALLOWED_BY_RULES

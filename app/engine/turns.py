@@ -37,8 +37,13 @@ from .errors import (
 from .events import PLAYED, TURN, Event
 from .house import exchange_waiting, start_slap
 from .rules import RuleSet
+from .seating import MAX_PLAYERS
 from .state import CHALLENGE, EXCHANGE, PLAY_DRAWN, STACK, GameState, Pending
 from .table import MATCHES, draw_cards, next_seat
+
+# The turn announced after most commands, a seat's with nothing pending: built once per seat and
+# shared, as events are never changed once built (see Event).
+_PLAIN_TURNS: Final = tuple(Event(TURN, {"seat": seat}) for seat in range(MAX_PLAYERS))
 
 # H-COLORWHEEL: red > blue > green > yellow > red, clockwise.
 COLOR_WHEEL: Final[tuple[int, ...]] = (0, 3, 2, 1)
@@ -316,7 +321,7 @@ def announce_turn(state: GameState, out: list[Event]) -> None:
     state.turns_started += 1
     pending = state.pending
     if pending is None:
-        out.append(Event(TURN, {"seat": state.turn}))
+        out.append(_PLAIN_TURNS[state.turn])
     else:
         out.append(Event(TURN, {"seat": state.turn, "pending": public_pending(pending)}))
 
