@@ -41,9 +41,14 @@ from .seating import MAX_PLAYERS
 from .state import CHALLENGE, EXCHANGE, PLAY_DRAWN, STACK, GameState, Pending
 from .table import MATCHES, draw_cards, next_seat
 
-# The turn announced after most commands, a seat's with nothing pending: built once per seat and
-# shared, as events are never changed once built (see Event).
+# The turn announced after most commands, a seat's with nothing pending, and after a draw, the
+# drawer's with the drawn card to play or keep: built once per seat and shared, as events are
+# never changed once built (see Event).
 _PLAIN_TURNS: Final = tuple(Event(TURN, {"seat": seat}) for seat in range(MAX_PLAYERS))
+_DRAWN_TURNS: Final = tuple(
+    Event(TURN, {"seat": seat, "pending": {"kind": PLAY_DRAWN, "seat": seat}})
+    for seat in range(MAX_PLAYERS)
+)
 
 # H-COLORWHEEL: red > blue > green > yellow > red, clockwise.
 COLOR_WHEEL: Final[tuple[int, ...]] = (0, 3, 2, 1)
@@ -322,6 +327,8 @@ def announce_turn(state: GameState, out: list[Event]) -> None:
     pending = state.pending
     if pending is None:
         out.append(_PLAIN_TURNS[state.turn])
+    elif pending.kind == PLAY_DRAWN and pending.seat == state.turn:
+        out.append(_DRAWN_TURNS[state.turn])
     else:
         out.append(Event(TURN, {"seat": state.turn, "pending": public_pending(pending)}))
 
