@@ -1,0 +1,63 @@
+"""The engine shares a few events between games and rooms (a seat's plain turn, a drawer's
+turn: ``turns._PLAIN_TURNS``, ``turns._DRAWN_TURNS``), which is safe only while nothing changes
+an event once it is built. A whole match through the room layer (the record, the store, the
+encoding, the fan-out to a socket) leaves them as they were built."""
+
+from __future__ import annotations
+
+from app.bus import InProcessBus
+from app.engine.commands import Accept, ChooseColor, Command, Draw, Keep, Play
+from app.engine.state import PLAY_DRAWN
+from app.engine.turns import _DRAWN_TURNS, _PLAIN_TURNS
+from app.rooms import Hub, RoomRegistry
+from app.rooms.command_table import COMMANDS
+from app.rooms.messages import JoinRequest
+from app.rooms.people import Person
+from app.store.memory import MemoryRoomStore
+from tests.rooms.opening import open_room
+from tests.rooms.test_room_actor import FakeViewer, settings
+
+# What each seat picks from its legal moves, in this order (bench/server.py's players).
+PREFERRED = (ChooseColor, Accept, Play, Keep, Draw)
+
+
+def next_move(legal: list[Command]) -> Command | None:
+    for kind in PREFERRED:
+        for command in legal:
+            if isinstance(command, kind):
+                return command
+    return None
+
+
+async def test_a_whole_match_through_the_room_changes_no_shared_event() -> None:
+    bus = InProcessBus()
+    hub = Hub(bus)
+    registry = RoomRegistry(MemoryRoomStore(), bus, settings())
+    code, _seat, _token = await open_room(registry, "Ann", seed=7,
+                                          rules={"turn_seconds": 0, "target": 1,
+                                                 "deck": "classic"})
+    room = await registry.get(code)
+    assert room is not None
+    await room.join(JoinRequest("Bob"))
+    await room.join(JoinRequest("Cid"))
+    viewers = [FakeViewer(), FakeViewer()]
+    for viewer in viewers:  # a spectator, and a socket of seat 0
+        hub.attach(code, viewer)
+    viewers[1].seat = 0
+    for viewer in viewers:
+        await room.connect(viewer)
+    await room.command(Person(0), COMMANDS.from_wire({"type": "start"}))
+    moves = 0
+    while room.state.game is not None and room.state.game.phase == "playing":
+        game = room.state.game
+        turn = next((seat, move) for seat in range(3)
+                    if (move := next_move(game.legal_commands(seat))) is not None)
+        await room.command(Person(turn[0]), turn[1])
+        moves += 1
+        assert moves < 2000, "the round does not end"
+    assert any(f.get("event", {}).get("kind") == "round_over" for f in viewers[0].frames)
+    assert [e.public for e in _PLAIN_TURNS] == [{"seat": s} for s in range(len(_PLAIN_TURNS))]
+    assert [e.public for e in _DRAWN_TURNS] == [
+        {"seat": s, "pending": {"kind": PLAY_DRAWN, "seat": s}} for s in range(len(_DRAWN_TURNS))]
+    assert all(e.private is None for e in (*_PLAIN_TURNS, *_DRAWN_TURNS))
+    await registry.close()
