@@ -36,7 +36,8 @@ async def test_a_whole_match_through_the_room_changes_no_shared_event() -> None:
     code, _seat, _token = await open_room(registry, "Ann", seed=7,
                                           rules={"turn_seconds": 0, "target": 1,
                                                  "deck": "classic"})
-    room = await registry.get(code)
+    await registry.get(code)
+    room = registry.local(code)
     assert room is not None
     await room.join(JoinRequest("Bob"))
     await room.join(JoinRequest("Cid"))
