@@ -10,6 +10,7 @@ from app.engine.commands import Accept, ChooseColor, Command, Draw, Keep, Play
 from app.engine.state import PLAY_DRAWN
 from app.engine.turns import _DRAWN_TURNS, _PLAIN_TURNS
 from app.rooms import Hub, RoomRegistry
+from app.rooms.codes import token_hash
 from app.rooms.command_table import COMMANDS
 from app.rooms.messages import JoinRequest
 from app.rooms.people import Person
@@ -33,19 +34,17 @@ async def test_a_whole_match_through_the_room_changes_no_shared_event() -> None:
     bus = InProcessBus()
     hub = Hub(bus)
     registry = RoomRegistry(MemoryRoomStore(), bus, settings())
-    code, _seat, _token = await open_room(registry, "Ann", seed=7,
+    code, _seat, token = await open_room(registry, "Ann", seed=7,
                                           rules={"turn_seconds": 0, "target": 1,
                                                  "deck": "classic"})
     await registry.get(code)
     room = registry.local(code)
     assert room is not None
-    await room.join(JoinRequest("Bob"))
-    await room.join(JoinRequest("Cid"))
-    viewers = [FakeViewer(), FakeViewer()]
-    for viewer in viewers:  # a spectator, and a socket of seat 0
-        hub.attach(code, viewer)
-    viewers[1].seat = 0
+    tokens = [token, *[(await room.join(JoinRequest(name))).token for name in ("Bob", "Cid")]]
+    # A spectator, and a socket for each seat (a seat with none would be played by a bot).
+    viewers = [FakeViewer(), *[FakeViewer(token_hash(t)) for t in tokens]]
     for viewer in viewers:
+        hub.attach(code, viewer)
         await room.connect(viewer)
     await room.command(Person(0), COMMANDS.from_wire({"type": "start"}))
     moves = 0
