@@ -9,6 +9,7 @@ is the process's (every thread) minus the time spent in the players' own code, t
 each of their calls.
 
     .venv/bin/python -m bench.room_path [--rooms 1500] [--moves 30000] [--interval 3]
+                                        [--profile FILE]
 
 What it leaves out is what bench/server.py's bare reference costs (the kernel's socket work,
 the WebSocket framing): this is the part of a move that is ours to make cheaper, measured
@@ -120,7 +121,10 @@ async def connect(services: Any, code: str, token: str, socket: MemorySocket) ->
     return asyncio.create_task(ws.serve_socket(scope, receive, send, services, code))
 
 
-async def measure(rooms: int, moves: int, interval: float) -> dict[str, float]:
+async def measure(rooms: int, moves: int, interval: float,
+                  profile: str | None = None) -> dict[str, float]:
+    import cProfile  # noqa: PLC0415
+
     import httpx  # noqa: PLC0415
 
     from app.config import get_settings  # noqa: PLC0415
@@ -171,9 +175,15 @@ async def measure(rooms: int, moves: int, interval: float) -> dict[str, float]:
         # The tables' start (a deal, a snapshot and a match row each) outside the count.
         await asyncio.gather(*(play(t, 3, False) for t in tables))
         clients.seconds = 0.0
+        profiler = cProfile.Profile() if profile else None
+        if profiler:
+            profiler.enable()
         cpu, wall = time.process_time(), time.perf_counter()
         await asyncio.gather(*(play(t, max(1, moves // rooms), True) for t in tables))
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        if profiler and profile:
+            profiler.disable()
+            profiler.dump_stats(profile)
         client_seconds = clients.seconds
         for table in tables:
             for seat in table.seats:
@@ -190,6 +200,9 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=3.0,
                         help="seconds between a seat's moves (bench/server.py's); 0: at once")
     parser.add_argument("--engine", choices=("compiled", "sources"), default="compiled")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="cProfile the measured moves into FILE (the CPU figure then "
+                             "includes the profiler's own cost)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not args.child:  # the settings and the engine's build are read at import: a fresh process
@@ -202,7 +215,7 @@ def main() -> None:
         raise SystemExit(subprocess.run(argv, env=env, check=False).returncode)
     import uvloop  # noqa: PLC0415
 
-    result = uvloop.run(measure(args.rooms, args.moves, args.interval))
+    result = uvloop.run(measure(args.rooms, args.moves, args.interval, args.profile))
     print(f"{args.rooms} rooms, {result['moves']} moves in {result['seconds']:.1f} s "
           f"({args.engine} engine): server {result['server_us_per_move']:.1f} us of CPU "
           f"per move (the players' own code: {result['players_us_per_move']:.1f} us, left out)")
