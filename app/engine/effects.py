@@ -28,10 +28,16 @@ from .commands import Play
 from .events import Event
 from .rules import RuleSet
 from .scoring import end_round
+from .seating import MAX_PLAYERS
 from .state import CHALLENGE, EXCHANGE, STACK, GameState, Pending
 from .table import active_seats, draw_cards, next_seat, shuffle
 
 _CUSTOM_INDEX: Final = {CUSTOM1: 0, CUSTOM2: 1, CUSTOM3: 2}
+
+# Built once and shared, as events are never changed once built (see Event).
+_SKIPPED: Final = tuple(Event(ev.SKIPPED, {"seat": seat}) for seat in range(MAX_PLAYERS))
+_REVERSED_CW: Final = Event(ev.REVERSED, {"direction": 1})
+_REVERSED_CCW: Final = Event(ev.REVERSED, {"direction": -1})
 
 
 def custom_effect_of(state: GameState, card: Card) -> str:
@@ -58,7 +64,7 @@ def apply_effect(
     if stack is not None and rank == REVERSE and rules.reverse_deflects:
         # H-REVDEFLECT: the pending draw goes back to the one who played it.
         state.direction = -state.direction
-        out.append(Event(ev.REVERSED, {"direction": state.direction}))
+        out.append(_REVERSED_CW if state.direction == 1 else _REVERSED_CCW)
         _pass_stack(state, seat, stack.amount, -1, -1, went_out, out)
         return
     if stack is not None and rank == SKIP and rules.skip_deflects:
@@ -67,11 +73,11 @@ def apply_effect(
         return
     if rank == SKIP:
         skipped = next_seat(state, seat)
-        out.append(Event(ev.SKIPPED, {"seat": skipped}))
+        out.append(_SKIPPED[skipped])
         state.turn = next_seat(state, skipped)
     elif rank == REVERSE:
         state.direction = -state.direction
-        out.append(Event(ev.REVERSED, {"direction": state.direction}))
+        out.append(_REVERSED_CW if state.direction == 1 else _REVERSED_CCW)
         # E-REVERSE / E-TWO: with two players it acts as a Skip.
         active = state.players if state.simple_turns else len(active_seats(state))
         state.turn = seat if active == 2 else next_seat(state, seat)

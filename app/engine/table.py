@@ -30,6 +30,10 @@ def _build_match_table() -> tuple[tuple[bool, ...], ...]:
 # MATCHES[top * 4 + color][card]: T-MATCH, may ``card`` be played on ``top`` in ``color``.
 MATCHES: Final = _build_match_table()
 
+# What a seat that drew a single card sees of it, built once per card kind and shared (events are
+# never changed once built, see Event): most draws are of one card.
+_ONE_DRAWN: Final = tuple({"cards": [CARD_TEXT[c]]} for c in range(CARD_KINDS))
+
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
     """Shuffle in place: a uniform permutation from one random key per card."""
@@ -116,15 +120,13 @@ def give_cards(
         state.uno_called[seat] = False
         if state.precall == seat:
             state.precall = -1
-    # Most draws are of one card; a list comprehension's own function call in CPython 3.11
-    # costs more than that card's text.
     count = len(drawn)
-    texts = [CARD_TEXT[drawn[0]]] if count == 1 else [CARD_TEXT[c] for c in drawn]
+    mine = _ONE_DRAWN[drawn[0]] if count == 1 else {"cards": [CARD_TEXT[c] for c in drawn]}
     out.append(
         Event(
             DREW,
             {"seat": seat, "count": count, "reason": reason, "cards_left": left},
-            {seat: {"cards": texts}},
+            {seat: mine},
         )
     )
 
