@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import random
 import struct
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from .cards import Card, Color
@@ -91,55 +91,105 @@ PENDING_FIELDS: Final = (
 )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class GameState:
+    """Fields as declared here; what they start as (also what ``restore`` leaves a field that a
+    snapshot lacks at) in ``__init__``."""
+
     rules: RuleSet
     players: int
     rng: random.Random
-    phase: str = PLAYING
-    round_no: int = 0
-    dealer: int = 0
-    turn: int = 0
-    direction: int = 1
-    color: Color = 0
-    hands: list[list[Card]] = field(default_factory=list)
-    draw_pile: list[Card] = field(default_factory=list)  # top is the end
-    discard: list[Card] = field(default_factory=list)  # top is the end
-    pending: Pending | None = None
-    slap: Pending | None = None  # U-CENTER runs beside the turn and blocks it until resolved
-    uno_called: list[bool] = field(default_factory=list)
-    precall: int = -1  # a seat that called UNO holding two cards on its turn
-    catchable: dict[int, int] = field(default_factory=dict)  # seat -> seat whose action closes
-    catch_open_ms: dict[int, int] = field(default_factory=dict)  # O-WINDOW grace end
-    deadline_ms: int | None = None
-    now_ms: int = 0
-    scores: list[int] = field(default_factory=list)
-    round_wins: list[int] = field(default_factory=list)
-    rounds_played: int = 0
-    next_first: int = -1  # H-LAZY: the last winner starts the next round
-    jumpable: bool = False  # H-JUMPIN: the top card was played (never the first discard)
-    out: list[bool] = field(default_factory=list)  # H-LAST: seats that went out this round
-    places: list[int] = field(default_factory=list)  # H-LAST: seats in the order they went out
-    refills: list[int] = field(default_factory=list)  # H-SEVEN-ROUNDS: refills taken so far
-    silence_by: int = -1  # H-SILENT twos: the seat whose turn ends the silence
-    silence_color: int = -1  # H-SILENT wilds: the color whose change ends the silence
-    silence_since: int = -1  # the version at which the silence began (-1: no silence)
-    last_round: dict[str, Any] | None = None
-    match_result: dict[str, Any] | None = None
-    version: int = 0  # commands applied so far
-    positions: dict[int, int] = field(default_factory=dict)  # blocked table: position -> seen
-    turns_started: int = 0  # waits announced so far: each new one re-arms the turn timer
-    # Section 8b. Defaults fit snapshots taken before these rules existed.
-    order: list[int] = field(default_factory=list)  # H-SHUFFLESEATS: seats in play order
-    eliminated: list[int] = field(default_factory=list)  # H-ELIM: seats out of the match, in order
-    clock_ends_ms: int | None = None  # H-BLITZ: when the round's clock runs out
-    passed_turn: int = -1  # H-HANDLIMIT: ``turns_started`` right after the last pass
-    shown: list[list[str] | None] = field(default_factory=list)  # H-REVEAL: hands last shown
+    phase: str
+    round_no: int
+    dealer: int
+    turn: int
+    direction: int
+    color: Color
+    hands: list[list[Card]]
+    draw_pile: list[Card]  # top is the end
+    discard: list[Card]  # top is the end
+    pending: Pending | None
+    slap: Pending | None  # U-CENTER runs beside the turn and blocks it until resolved
+    uno_called: list[bool]
+    precall: int  # a seat that called UNO holding two cards on its turn
+    catchable: dict[int, int]  # seat -> seat whose action closes
+    catch_open_ms: dict[int, int]  # O-WINDOW grace end
+    deadline_ms: int | None
+    now_ms: int
+    scores: list[int]
+    round_wins: list[int]
+    rounds_played: int
+    next_first: int  # H-LAZY: the last winner starts the next round
+    jumpable: bool  # H-JUMPIN: the top card was played (never the first discard)
+    out: list[bool]  # H-LAST: seats that went out this round
+    places: list[int]  # H-LAST: seats in the order they went out
+    refills: list[int]  # H-SEVEN-ROUNDS: refills taken so far
+    silence_by: int  # H-SILENT twos: the seat whose turn ends the silence
+    silence_color: int  # H-SILENT wilds: the color whose change ends the silence
+    silence_since: int  # the version at which the silence began (-1: no silence)
+    last_round: dict[str, Any] | None
+    match_result: dict[str, Any] | None
+    version: int  # commands applied so far
+    positions: dict[int, int]  # blocked table: position -> seen
+    turns_started: int  # waits announced so far: each new one re-arms the turn timer
+    # Section 8b. Their starting values fit snapshots taken before these rules existed.
+    order: list[int]  # H-SHUFFLESEATS: seats in play order
+    eliminated: list[int]  # H-ELIM: seats out of the match, in order
+    clock_ends_ms: int | None  # H-BLITZ: when the round's clock runs out
+    passed_turn: int  # H-HANDLIMIT: ``turns_started`` right after the last pass
+    shown: list[list[str] | None]  # H-REVEAL: hands last shown
     # Derived, not in snapshots: each seat's index in ``order``; and whether the next seat is
     # simply ``(seat + direction) % players`` (seats in natural order, none out or eliminated),
     # which the hot paths test first.
-    position: list[int] = field(default_factory=list)
-    simple_turns: bool = True
+    position: list[int]
+    simple_turns: bool
+
+    def __init__(self, rules: RuleSet, players: int, rng: random.Random, now_ms: int = 0) -> None:
+        # Written out rather than generated by dataclass: mypyc then compiles it (the generated
+        # one stays interpreted), and it takes four arguments instead of forty-five.
+        self.rules = rules
+        self.players = players
+        self.rng = rng
+        self.phase = PLAYING
+        self.round_no = 0
+        self.dealer = 0
+        self.turn = 0
+        self.direction = 1
+        self.color = 0
+        self.hands = []
+        self.draw_pile = []
+        self.discard = []
+        self.pending = None
+        self.slap = None
+        self.uno_called = []
+        self.precall = -1
+        self.catchable = {}
+        self.catch_open_ms = {}
+        self.deadline_ms = None
+        self.now_ms = now_ms
+        self.scores = []
+        self.round_wins = []
+        self.rounds_played = 0
+        self.next_first = -1
+        self.jumpable = False
+        self.out = []
+        self.places = []
+        self.refills = []
+        self.silence_by = -1
+        self.silence_color = -1
+        self.silence_since = -1
+        self.last_round = None
+        self.match_result = None
+        self.version = 0
+        self.positions = {}
+        self.turns_started = 0
+        self.order = []
+        self.eliminated = []
+        self.clock_ends_ms = None
+        self.passed_turn = -1
+        self.shown = []
+        self.position = []
+        self.simple_turns = True
 
 
 _SIMPLE = ("rules", "rng", "pending", "slap", "catchable", "catch_open_ms", "positions")
@@ -199,8 +249,10 @@ def _pending_dict(p: Pending | None) -> dict[str, Any] | None:
 
 def restore(data: dict[str, Any]) -> GameState:
     rng = _rng_from(data["rng"])
-    plain = {k: v for k, v in data.items() if k not in _SIMPLE}
-    state = GameState(rules=rules_from_dict(data["rules"]), rng=rng, **plain)
+    state = GameState(rules_from_dict(data["rules"]), data["players"], rng)
+    for name, value in data.items():
+        if name not in _SIMPLE:
+            setattr(state, name, value)
     state.hands = [list(h) for h in state.hands]
     state.pending = None if data["pending"] is None else Pending(**data["pending"])
     state.slap = None if data["slap"] is None else Pending(**data["slap"])
