@@ -18,7 +18,14 @@ from .errors import (
 from .events import Event
 from .state import PLAY_DRAWN, GameState, Pending
 from .table import MATCHES, draw_cards, give_cards, next_seat, take_from_pile
-from .turns import announce_turn, begin_turn_action, check_turn, finish_barred
+from .turns import (
+    _DRAWN_TURNS,
+    _PLAIN_TURNS,
+    announce_turn,
+    begin_turn_action,
+    check_turn,
+    finish_barred,
+)
 
 
 def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") -> None:
@@ -56,13 +63,17 @@ def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") ->
                 if mask[card]:
                     break
     give_cards(state, seat, drawn, reason, out)
+    # announce_turn, inlined on this hot path: nothing but the drawn card can be pending.
+    state.turns_started += 1
     if drawn and mask[drawn[-1]]:
         state.pending = Pending(PLAY_DRAWN, seat, card=drawn[-1])
-    elif state.simple_turns:
+        out.append(_DRAWN_TURNS[seat])
+        return
+    if state.simple_turns:
         state.turn = (seat + state.direction) % state.players
     else:
         state.turn = next_seat(state, seat)
-    announce_turn(state, out)
+    out.append(_PLAIN_TURNS[state.turn])
 
 
 def holds_playable(state: GameState, seat: int) -> bool:

@@ -173,7 +173,8 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
         out.append(Event(ev.JUMPED_IN, {"seat": seat, "card": CARD_TEXT[card]}))
     if state.catchable:
         begin_turn_action(state, seat)
-    state.pending = None
+    if pending is not None:  # (not unconditional: mypy would take state.pending as None below)
+        state.pending = None
     prev_color = state.color
     del hand[index]  # nothing above changed the hand (a misplay that draws returned)
     state.discard.append(card)
@@ -222,7 +223,11 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
         state.catchable[seat] = waited_seat(state)
         if rules.uno_grace_ms:
             state.catch_open_ms[seat] = state.now_ms + rules.uno_grace_ms
-    announce_turn(state, out)
+    if state.pending is None:  # announce_turn's commonest case, inlined on this hot path
+        state.turns_started += 1
+        out.append(_PLAIN_TURNS[state.turn])
+    else:
+        announce_turn(state, out)
 
 
 def limits_refuse(state: GameState, seat: int, command: Play, jump: bool, out: list[Event]) -> bool:
