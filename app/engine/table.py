@@ -34,6 +34,12 @@ MATCHES: Final = _build_match_table()
 # never changed once built, see Event): most draws are of one card.
 _ONE_DRAWN: Final = tuple({"cards": [CARD_TEXT[c]]} for c in range(CARD_KINDS))
 
+# Tables play and draw the same (seat, card, cards left) again and again: those events are built
+# once and shared (see turns.play and give_cards), but only for hands left below SHARED_BELOW
+# cards (99 % of them), which bounds the caches.
+SHARED_BELOW: Final = 12
+_DREW_ONE: Final[dict[int, Event]] = {}
+
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
     """Shuffle in place: a uniform permutation from one random key per card."""
@@ -120,15 +126,23 @@ def give_cards(
         state.uno_called[seat] = False
         if state.precall == seat:
             state.precall = -1
+    if len(drawn) != 1 or reason != "draw" or left >= SHARED_BELOW:
+        out.append(_drew(seat, drawn, reason, left))
+        return
+    # A draw by choice of one card, shared like a play (see SHARED_BELOW): seat leads, so the
+    # number stays apart for any seat. At most 10 x 11 x 59 events (10 seats), 3.5 MB.
+    key = (seat * SHARED_BELOW + left) * CARD_KINDS + drawn[0]
+    event = _DREW_ONE.get(key)
+    if event is None:
+        event = _DREW_ONE[key] = _drew(seat, drawn, reason, left)
+    out.append(event)
+
+
+def _drew(seat: int, drawn: list[Card], reason: str, left: int) -> Event:
     count = len(drawn)
     mine = _ONE_DRAWN[drawn[0]] if count == 1 else {"cards": [CARD_TEXT[c] for c in drawn]}
-    out.append(
-        Event(
-            DREW,
-            {"seat": seat, "count": count, "reason": reason, "cards_left": left},
-            {seat: mine},
-        )
-    )
+    public = {"seat": seat, "count": count, "reason": reason, "cards_left": left}
+    return Event(DREW, public, {seat: mine})
 
 
 def hand_texts(hand: list[Card]) -> list[str]:

@@ -40,7 +40,7 @@ from .house import exchange_waiting, start_slap
 from .rules import RuleSet
 from .seating import MAX_PLAYERS
 from .state import CHALLENGE, EXCHANGE, PLAY_DRAWN, STACK, GameState, Pending
-from .table import MATCHES, draw_cards, next_seat
+from .table import MATCHES, SHARED_BELOW, draw_cards, next_seat
 
 # The turn announced after most commands, a seat's with nothing pending, and after a draw, the
 # drawer's with the drawn card to play or keep: built once per seat and shared, as events are
@@ -55,7 +55,6 @@ _DRAWN_TURNS: Final = tuple(
 # event is built once and shared, as events are never changed once built. Only for hands left
 # below SHARED_BELOW cards (99 % of plays), which bounds the cache: at most 9,600 events, 2.9 MB
 # (a color goes with its card but for the 7 wild kinds; the wire accepts no other colors).
-SHARED_BELOW: Final = 12
 _PLAYED: Final[dict[int, Event]] = {}
 
 
