@@ -17,7 +17,7 @@ from .errors import (
 )
 from .events import Event
 from .state import PLAY_DRAWN, GameState, Pending
-from .table import MATCHES, draw_cards, give_cards, next_seat, take_from_pile
+from .table import MATCHES, draw_cards, give_card, give_cards, next_seat, take_from_pile
 from .turns import (
     _DRAWN_TURNS,
     _PLAIN_TURNS,
@@ -47,11 +47,10 @@ def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") ->
     mask = MATCHES[state.discard[-1] * 4 + state.color]
     pile = state.draw_pile
     card = pile.pop() if pile else take_from_pile(state, out)
-    if card is None:
+    if card is None or (not mask[card] and state.rules.draw_until_playable):
         drawn: list[Card] = []
-    else:
-        drawn = [card]
-        if not mask[card] and state.rules.draw_until_playable:
+        if card is not None:
+            drawn.append(card)
             # H-HANDLIMIT: drawing until playable stops at the limit too.
             rules = state.rules
             cap = rules.hand_limit - len(state.hands[seat]) if rules.hand_limit else 1 << 30
@@ -62,11 +61,14 @@ def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") ->
                 drawn.append(card)
                 if mask[card]:
                     break
-    give_cards(state, seat, drawn, reason, out)
+        give_cards(state, seat, drawn, reason, out)
+        card = drawn[-1] if drawn else None
+    else:
+        give_card(state, seat, card, reason, out)  # one card, the common case
     # announce_turn, inlined on this hot path: nothing but the drawn card can be pending.
     state.turns_started += 1
-    if drawn and mask[drawn[-1]]:
-        state.pending = Pending(PLAY_DRAWN, seat, card=drawn[-1])
+    if card is not None and mask[card]:
+        state.pending = Pending(PLAY_DRAWN, seat, card=card)
         out.append(_DRAWN_TURNS[seat])
         return
     if state.simple_turns:

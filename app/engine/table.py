@@ -119,6 +119,9 @@ def give_cards(
     state: GameState, seat: int, drawn: list[Card], reason: str, out: list[Event]
 ) -> None:
     """Drawn cards join the hand; everyone sees how many, only ``seat`` sees which."""
+    if len(drawn) == 1:
+        give_card(state, seat, drawn[0], reason, out)
+        return
     hand = state.hands[seat]
     hand.extend(drawn)
     left = len(hand)
@@ -126,15 +129,27 @@ def give_cards(
         state.uno_called[seat] = False
         if state.precall == seat:
             state.precall = -1
-    if len(drawn) != 1 or reason != "draw" or left >= SHARED_BELOW:
-        out.append(_drew(seat, drawn, reason, left))
+    out.append(_drew(seat, drawn, reason, left))
+
+
+def give_card(state: GameState, seat: int, card: Card, reason: str, out: list[Event]) -> None:
+    """``give_cards`` of a single card (most draws), without the list."""
+    hand = state.hands[seat]
+    hand.append(card)
+    left = len(hand)
+    if left > 1:
+        state.uno_called[seat] = False
+        if state.precall == seat:
+            state.precall = -1
+    if reason != "draw" or left >= SHARED_BELOW:
+        out.append(_drew(seat, [card], reason, left))
         return
-    # A draw by choice of one card, shared like a play (see SHARED_BELOW): seat leads, so the
-    # number stays apart for any seat. At most 10 x 11 x 59 events (10 seats), 3.5 MB.
-    key = (seat * SHARED_BELOW + left) * CARD_KINDS + drawn[0]
+    # A draw by choice, shared like a play (see SHARED_BELOW): seat leads, so the number stays
+    # apart for any seat. At most 10 x 11 x 59 events (10 seats), 3.5 MB.
+    key = (seat * SHARED_BELOW + left) * CARD_KINDS + card
     event = _DREW_ONE.get(key)
     if event is None:
-        event = _DREW_ONE[key] = _drew(seat, drawn, reason, left)
+        event = _DREW_ONE[key] = _drew(seat, [card], reason, left)
     out.append(event)
 
 
