@@ -132,12 +132,12 @@ class Game:
                 raise
         out: list[Event] = []
         turns_before = state.turns_started
-        if state.slap is None and state.phase == PLAYING and type(command) is Play:
+        if type(command) is Play and state.slap is None and state.phase == PLAYING:
             if command.more:
                 multiplay.play_several(state, seat, command, out)
             else:
                 turns.play(state, seat, command, out)  # the hot path first
-        elif state.slap is None and state.phase == PLAYING and type(command) is Draw:
+        elif type(command) is Draw and state.slap is None and state.phase == PLAYING:
             draw(state, seat, out)
         elif isinstance(command, Chat):
             house.chat(state, seat, command.text, out)
