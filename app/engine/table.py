@@ -35,10 +35,9 @@ MATCHES: Final = _build_match_table()
 _ONE_DRAWN: Final = tuple({"cards": [CARD_TEXT[c]]} for c in range(CARD_KINDS))
 
 # Tables play and draw the same (seat, card, cards left) again and again: those events are built
-# once and shared (see turns.play and give_cards), but only for hands left below SHARED_BELOW
+# once and shared (see turns.play and drawing.draw), but only for hands left below SHARED_BELOW
 # cards (99 % of them), which bounds the caches.
 SHARED_BELOW: Final = 12
-_DREW_ONE: Final[dict[int, Event]] = {}
 
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
@@ -129,11 +128,16 @@ def give_cards(
         state.uno_called[seat] = False
         if state.precall == seat:
             state.precall = -1
-    out.append(_drew(seat, drawn, reason, left))
+    out.append(drew_event(seat, drawn, reason, left))
 
 
 def give_card(state: GameState, seat: int, card: Card, reason: str, out: list[Event]) -> None:
     """``give_cards`` of a single card (most draws), without the list."""
+    out.append(drew_event(seat, [card], reason, add_card(state, seat, card)))
+
+
+def add_card(state: GameState, seat: int, card: Card) -> int:
+    """``card`` joins ``seat``'s hand; the cards it holds now."""
     hand = state.hands[seat]
     hand.append(card)
     left = len(hand)
@@ -141,19 +145,10 @@ def give_card(state: GameState, seat: int, card: Card, reason: str, out: list[Ev
         state.uno_called[seat] = False
         if state.precall == seat:
             state.precall = -1
-    if reason != "draw" or left >= SHARED_BELOW:
-        out.append(_drew(seat, [card], reason, left))
-        return
-    # A draw by choice, shared like a play (see SHARED_BELOW): seat leads, so the number stays
-    # apart for any seat. At most 10 x 11 x 59 events (10 seats), 3.5 MB.
-    key = (seat * SHARED_BELOW + left) * CARD_KINDS + card
-    event = _DREW_ONE.get(key)
-    if event is None:
-        event = _DREW_ONE[key] = _drew(seat, [card], reason, left)
-    out.append(event)
+    return left
 
 
-def _drew(seat: int, drawn: list[Card], reason: str, left: int) -> Event:
+def drew_event(seat: int, drawn: list[Card], reason: str, left: int) -> Event:
     count = len(drawn)
     mine = _ONE_DRAWN[drawn[0]] if count == 1 else {"cards": [CARD_TEXT[c] for c in drawn]}
     public = {"seat": seat, "count": count, "reason": reason, "cards_left": left}

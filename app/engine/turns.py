@@ -54,21 +54,19 @@ _DRAWN_TURNS: Final = tuple(
 # Tables play the same (seat, card, color, cards left) again and again: each such "played"
 # event is built once and shared, as events are never changed once built. Only for hands left
 # below SHARED_BELOW cards (99 % of plays), which bounds the cache: at most 9,600 events, 2.9 MB
-# (a color goes with its card but for the 7 wild kinds; the wire accepts no other colors).
-_PLAYED: Final[dict[int, Event]] = {}
+# (a color goes with its card but for the 7 wild kinds). A list (28,320 slots, one per color
+# 0-3, cards left, seat and card) rather than a dict: no hashing.
+_PLAYED: Final[list[Event | None]] = [None] * (4 * SHARED_BELOW * MAX_PLAYERS * CARD_KINDS)
 
 
-def _played(seat: int, card: Card, color: int, left: int, key: int) -> Event:
+def _played(seat: int, card: Card, color: int, left: int) -> Event:
     public = {
         "seat": seat,
         "card": CARD_TEXT[card],
         "color": COLOR_LETTERS[color],
         "cards_left": left,
     }
-    event = Event(PLAYED, public)
-    if left < SHARED_BELOW:
-        _PLAYED[key] = event
-    return event
+    return Event(PLAYED, public)
 
 
 # H-COLORWHEEL: red > blue > green > yellow > red, clockwise.
@@ -210,10 +208,15 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
         precalled = called = False
         state.uno_called[seat] = False
     state.precall = -1
-    # One number per (seat, card, color, left): color leads, so any int color stays apart.
-    key = ((color * SHARED_BELOW + left) * MAX_PLAYERS + seat) * CARD_KINDS + card
-    played = _PLAYED.get(key) if left < SHARED_BELOW else None
-    out.append(played if played is not None else _played(seat, card, color, left, key))
+    if left < SHARED_BELOW and color >= 0:
+        # A wild named with a color above 3 fails here, as it does on COLOR_LETTERS.
+        key = ((color * SHARED_BELOW + left) * MAX_PLAYERS + seat) * CARD_KINDS + card
+        played = _PLAYED[key]
+        if played is None:
+            played = _PLAYED[key] = _played(seat, card, color, left)
+    else:
+        played = _played(seat, card, color, left)
+    out.append(played)
     if called and not precalled:  # a call made before was announced then
         out.append(Event(ev.UNO_CALLED, {"seat": seat}))
     if rank <= 9 and rules.plain_numbers:
