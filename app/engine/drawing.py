@@ -39,9 +39,11 @@ from .turns import (
     finish_barred,
 )
 
-# A draw by choice of one card, shared like a play (see turns._PLAYED): one slot per seat, cards
-# left and card (7,080); at most 6,490 events, 3.5 MB.
-_DREW_ONE: Final[list[Event | None]] = [None] * (MAX_PLAYERS * SHARED_BELOW * CARD_KINDS)
+# A draw by choice of one card, shared like a play (see turns._PLAYED): a list per seat and card,
+# with a slot per cards left (7,080 slots in all); at most 6,490 events, 3.5 MB.
+_DREW_ONE: Final[list[list[Event | None]]] = [
+    [None] * SHARED_BELOW for _ in range(MAX_PLAYERS * CARD_KINDS)
+]
 
 
 def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") -> None:
@@ -82,10 +84,10 @@ def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") ->
     else:  # one card, the common case
         left = add_card(state, seat, card)
         if reason == "draw" and left < SHARED_BELOW:
-            key = (seat * SHARED_BELOW + left) * CARD_KINDS + card
-            event = _DREW_ONE[key]
+            shared = _DREW_ONE[seat * CARD_KINDS + card]
+            event = shared[left]
             if event is None:
-                event = _DREW_ONE[key] = drew_event(seat, [card], reason, left)
+                event = shared[left] = drew_event(seat, [card], reason, left)
         else:
             event = drew_event(seat, [card], reason, left)
         out.append(event)

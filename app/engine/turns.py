@@ -54,9 +54,11 @@ _DRAWN_TURNS: Final = tuple(
 # Tables play the same (seat, card, color, cards left) again and again: each such "played"
 # event is built once and shared, as events are never changed once built. Only for hands left
 # below SHARED_BELOW cards (99 % of plays), which bounds the cache: at most 9,600 events, 2.9 MB
-# (a color goes with its card but for the 7 wild kinds). A list (28,320 slots, one per color
-# 0-3, cards left, seat and card) rather than a dict: no hashing.
-_PLAYED: Final[list[Event | None]] = [None] * (4 * SHARED_BELOW * MAX_PLAYERS * CARD_KINDS)
+# (a color goes with its card but for the 7 wild kinds). Lists rather than a dict, no hashing:
+# one per seat and card, each with a slot per color 0-3 and cards left (28,320 slots in all).
+_PLAYED: Final[list[list[Event | None]]] = [
+    [None] * (4 * SHARED_BELOW) for _ in range(MAX_PLAYERS * CARD_KINDS)
+]
 
 
 def _played(seat: int, card: Card, color: int, left: int) -> Event:
@@ -210,10 +212,11 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
     state.precall = -1
     if left < SHARED_BELOW and color >= 0:
         # A wild named with a color above 3 fails here, as it does on COLOR_LETTERS.
-        key = ((color * SHARED_BELOW + left) * MAX_PLAYERS + seat) * CARD_KINDS + card
-        played = _PLAYED[key]
+        shared = _PLAYED[seat * CARD_KINDS + card]
+        slot = color * SHARED_BELOW + left
+        played = shared[slot]
         if played is None:
-            played = _PLAYED[key] = _played(seat, card, color, left)
+            played = shared[slot] = _played(seat, card, color, left)
     else:
         played = _played(seat, card, color, left)
     out.append(played)
