@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from typing import Any
+from typing import Any, cast
 
 from app.bus import Bus
 from app.config import Settings
@@ -18,7 +18,7 @@ from app.store.records import format_for
 from app.store.records import stamped as stamp
 
 from .controls import Control, EncodedEvent, Events, to_wire
-from .hub import add_legal, encode_event, event_frame, frame_for, room_topic, with_legal
+from .hub import add_legal, encode_event, room_topic, with_legal
 from .meta import LOBBY
 from .metrics import METRICS
 from .people import Person
@@ -41,7 +41,10 @@ class Journal:
         self._recorder = recorder
         self._snapshot_every = settings.snapshot_every
         self.format = format_for(settings.record_format, settings.testing)
-        self._history: deque[EncodedEvent] = deque(history or (), settings.keep_events)
+        # The kept events, oldest first, the last one's seq being ``seq`` (the seq is gap-free):
+        # each as its frames only (``_Kept``), not as an ``EncodedEvent``'s nested tuples.
+        self._history: deque[_Kept] = deque(maxlen=settings.keep_events)
+        self._keep(seq, history or [])
         self._since_snapshot = 0
         self._legal: dict[int, list[dict[str, Any]]] = {}  # each person's moves, as last sent
 
@@ -49,9 +52,17 @@ class Journal:
         """The room was reloaded from the store (its last write failed): go on from there."""
         self.seq = seq
         self._history.clear()
-        self._history.extend(history)
+        self._keep(seq, history)
         self._legal.clear()
         self._since_snapshot = 0
+
+    def _keep(self, seq: int, history: list[EncodedEvent]) -> None:
+        """Keep ``history``, the events up to ``seq``, if they are that: gap-free and ending at
+        ``seq`` (else none: a resume from before ``seq`` then gets a fresh state)."""
+        if history and [e[0] for e in history] != list(range(seq - len(history) + 1, seq + 1)):
+            log.warning("room %s: kept events not gap-free up to seq %d: none kept", self.code, seq)
+            return
+        self._history.extend(_kept(event) for event in history)
 
     async def commit(self, state: RoomState, seat: int | None, command: dict[str, Any],
                      events: list[Event], now: int, meta_changed: bool = False,
@@ -85,7 +96,8 @@ class Journal:
         self._since_snapshot = 0 if snapshot is not None else self._since_snapshot + 1
         METRICS.commits.observe(time.perf_counter() - storing)
         encoded = [encode_event(seq, event) for seq, event in stamped]
-        self._history.extend(encoded)  # without legal moves: a resume adds the latest (below)
+        # Without legal moves (a resume adds the latest, below); ``seq``s follow from the order.
+        self._history.extend(_kept(event) for event in encoded)
         legal = self._legal_changes(state)
         if legal and stamped:  # the new lists ride on the command's last event
             encoded[-1] = add_legal(encoded[-1], legal)
@@ -134,9 +146,10 @@ class Journal:
         seat = person.seat
         history = self._history
         if since is not None and 0 <= since <= self.seq:
-            oldest = history[0][0] if history else self.seq + 1
+            oldest = self.seq - len(history) + 1  # the first kept event's seq
             if since >= oldest - 1:
-                frames = [frame_for(event, seat) for event in history if event[0] > since]
+                frames = [_frame(oldest + i, history[i], seat)
+                          for i in range(since - oldest + 1, len(history))]
                 if frames and seat is not None:  # O-LEGAL: the seat's list as it is now
                     frames[-1] = with_legal(frames[-1], self._legal.get(seat, []))
                 return frames
@@ -150,15 +163,50 @@ class Journal:
         lobby = state.meta.phase == LOBBY
         begins = "match_over" if lobby else "match_started"
         start = 0
+        first = self.seq - len(history) + 1
         for index in range(len(history) - 1, -1, -1):
             if _is_kind(history[index], begins):
                 start = index + 1 if lobby else index
                 break
-        frames = [frame_for(history[i], seat) for i in range(start, len(history))]
+        frames = [_frame(first + i, history[i], seat) for i in range(start, len(history))]
         return f'{{"type":"recent","events":[{",".join(frames)}]}}'
 
 
-def _is_kind(event: EncodedEvent, kind: str) -> bool:
-    """Whether the event is of ``kind``, read from the start of its public frame: its seq,
-    then its kind (``event_frame`` of ``Event.for_viewer``, whose first key is the kind)."""
-    return event[1].startswith(event_frame(event[0], {"kind": kind})[:-2])
+# A kept event: what its public frame says, alone when no seat sees more (most events), else
+# followed by each such seat and what its frame says: (public, seat, private, seat, ...). What a
+# frame says is its ``event`` object's JSON, the frame's text without the ``{"type":"event",
+# "seq":N,"event":`` around it (a third of an event's frame), which ``_frame`` puts back; the
+# seq is the event's place in the journal's history. As ``EncodedEvent``s (three tuples, a
+# pair per seat, a seq, whole frames) they cost 130 to 450 bytes more an event, and a room
+# keeps up to ``keep_events`` of them.
+_Kept = str | tuple[str | int, ...]
+_AROUND = len('{"type":"event","seq":,"event":}')  # event_frame's text around the seq and event
+
+
+def _kept(event: EncodedEvent) -> _Kept:
+    seq, public, private = event
+    start = _AROUND - 1 + len(str(seq))
+    if not private:
+        return public[start:-1]
+    flat: list[str | int] = [public[start:-1]]
+    for seat, frame in private:
+        flat += (seat, frame[start:-1])
+    return tuple(flat)
+
+
+def _frame(seq: int, kept: _Kept, seat: int | None) -> str:
+    """The frame of a kept event that ``seat`` (None: a spectator) may see (``frame_for``)."""
+    said = kept if isinstance(kept, str) else cast(str, kept[0])
+    if seat is not None and not isinstance(kept, str):
+        for index in range(1, len(kept), 2):
+            if kept[index] == seat:
+                said = cast(str, kept[index + 1])
+                break
+    return f'{{"type":"event","seq":{seq},"event":{said}}}'
+
+
+def _is_kind(kept: _Kept, kind: str) -> bool:
+    """Whether the event is of ``kind``, read from the start of what it says (``Event.for_viewer``,
+    whose first key is the kind)."""
+    said = kept if isinstance(kept, str) else cast(str, kept[0])
+    return said.startswith(f'{{"kind":{compact_json(kind)}')
