@@ -35,9 +35,11 @@ from __future__ import annotations
 
 import asyncio
 import struct
+from collections.abc import Awaitable, Coroutine
 from typing import Any, Protocol, cast
 
 from uvicorn.config import Config
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 from websockets.exceptions import InvalidState
@@ -133,10 +135,34 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
             self.scope["extensions"][DIRECT] = cast(Any, self)  # ours: no dict around it
             forget_the_request(self.conn)
 
+    def run_asgi(self) -> Coroutine[Any, Any, None]:
+        """The app's own coroutine, which uvicorn's task then runs: what uvicorn's ``run_asgi``
+        did once the app returned is done in ``on_task_complete``, not in a coroutine of its
+        own around the app's, alive as long as the socket (224 bytes a socket)."""
+        try:
+            running = self.app(self.scope, self.receive, self.send)
+        except BaseException as exc:  # raised before any await: in the task, as uvicorn's
+            running = _raise(exc)
+        return running if asyncio.iscoroutine(running) else _wait(running)
+
     def on_task_complete(self, task: asyncio.Task[None]) -> None:
-        # The app returned: uvicorn closed the transport, which writes what is queued first.
-        # Here, not in an override of ``run_asgi``: one coroutine less alive per socket.
+        # The app returned: as uvicorn's ``run_asgi`` would, then closes the transport (which
+        # writes what is queued first).
         super().on_task_complete(task)
+        error = None if task.cancelled() else task.exception()
+        if task.cancelled() or (error is not None and not isinstance(error, ClientDisconnected)):
+            self.logger.error("Exception in ASGI application\n",
+                              exc_info=error or asyncio.CancelledError())
+            self.send_500_response()
+        elif error is None:
+            if not self.handshake_complete:
+                self.logger.error("ASGI callable returned without completing handshake.")
+                self.send_500_response()
+            elif task.result() is not None:
+                self.logger.error("ASGI callable should return None, but returned '%s'.",
+                                  task.result())
+        if self.close_timer is None:
+            self.transport.close()
         if self.close_timer is None and self.transport.get_write_buffer_size():
             self.close_timer = self.loop.call_later(CLOSE_WAIT, self._cut_off)
 
@@ -259,6 +285,14 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
     def _cut_off(self) -> None:
         self.close_timer = None
         self.transport.abort()
+
+
+async def _raise(exc: BaseException) -> None:
+    raise exc
+
+
+async def _wait(running: Awaitable[None]) -> None:
+    await running
 
 
 def forget_the_request(conn: ServerProtocol) -> None:

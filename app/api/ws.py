@@ -73,8 +73,8 @@ async def serve_socket(scope: Scope, receive: Receive, send: Send, services: Ser
     """The ASGI application of one room socket. ``app.main`` calls it for every WebSocket
     to ``/ws/rooms/{code}`` before Starlette's middleware and routing: they add nothing to a
     socket, and their frames and exit stacks stayed alive as long as it did (8 KB each). While
-    the socket is open only this coroutine and ``read_loop`` are alive for it (each coroutine
-    that waits is a frame kept per socket): the checks and the connect return first."""
+    the socket is open only this coroutine is alive for it (each coroutine that waits is a frame
+    kept per socket): the checks and the connect return first, and it reads the socket itself."""
     ws = WebSocket(scope, receive, send)
     await ws.accept()  # first, so that a browser sees the close codes below
     client = services.client(ws)
@@ -98,8 +98,38 @@ async def serve_socket(scope: Scope, receive: Receive, send: Send, services: Ser
             settings = services.settings
             limit = settings.player_rate if conn.seat is not None else settings.spectator_rate
             limiter = RateLimiter(limit, settings.rate_window_seconds, settings.rate_abuse_extra)
-            # Read here until the client goes or is closed (a close of ours ends ``receive``).
-            await read_loop(ws, conn, room, limiter, services, ticket)
+            # Read here until the client goes or is closed (a close of ours ends ``receive``):
+            # in this coroutine, not one of its own (320 bytes a socket).
+            max_bytes = settings.max_frame_bytes
+            person_rate = services.limits.messages  # the person's, or an anonymous address's
+            address_rate = services.limits.address_messages
+            key, address = ticket.key, ticket.address
+            reader = direct_reader(ws)
+            while conn.closing is None:
+                if reader is None:
+                    text = await next_text(ws)
+                else:  # here, not in ``next_text``: one coroutine less waiting per socket
+                    while not reader.ready():
+                        await reader.arrival()
+                    text = text_of(reader.take_message())
+                if text is None:
+                    return
+                # The protocol refuses larger frames unread (python -m app); for other servers:
+                if len(text) > max_bytes // 4 and len(text.encode()) > max_bytes:
+                    METRICS.error("too_big")
+                    conn.close(Close.TOO_BIG, f"frames are limited to {max_bytes} bytes")
+                    return
+                if not (limiter.allow() and person_rate.allow(key)
+                        and address_rate.allow(address)):
+                    if (limiter.abusive or person_rate.abusive(key)
+                            or address_rate.abusive(address)):
+                        conn.close(Close.FLOOD, "too many messages")
+                        return
+                    _error(conn, _id_of(text), Err.RATE_LIMITED, "too many messages: slow down")
+                    continue
+                await handle_text(conn, room, text)
+                if conn.pending:
+                    await asyncio.sleep(0)  # the replies go out before the next message is read
         finally:
             METRICS.sockets -= 1
             _leave(services, room, conn)
@@ -187,38 +217,6 @@ async def _open(ws: WebSocket, services: Services, ticket: Ticket, code: str,
 def _leave(services: Services, room: RoomHandle, conn: Connection) -> None:
     conn.stop()
     services.hub.detach(room.code, conn)
-
-
-async def read_loop(ws: WebSocket, conn: Connection, room: RoomHandle, limiter: RateLimiter,
-                    services: Services, ticket: Ticket) -> None:
-    max_bytes = services.settings.max_frame_bytes
-    person_rate = services.limits.messages  # the person's, or an anonymous socket's address's
-    address_rate = services.limits.address_messages
-    key, address = ticket.key, ticket.address
-    reader = direct_reader(ws)
-    while conn.closing is None:
-        if reader is None:
-            text = await next_text(ws)
-        else:  # here, not in ``next_text``: one coroutine less waiting per socket
-            while not reader.ready():
-                await reader.arrival()
-            text = text_of(reader.take_message())
-        if text is None:
-            return
-        # The protocol refuses larger frames unread (python -m app); this is for other servers.
-        if len(text) > max_bytes // 4 and len(text.encode()) > max_bytes:
-            METRICS.error("too_big")
-            conn.close(Close.TOO_BIG, f"frames are limited to {max_bytes} bytes")
-            return
-        if not (limiter.allow() and person_rate.allow(key) and address_rate.allow(address)):
-            if limiter.abusive or person_rate.abusive(key) or address_rate.abusive(address):
-                conn.close(Close.FLOOD, "too many messages")
-                return
-            _error(conn, _id_of(text), Err.RATE_LIMITED, "too many messages: slow down")
-            continue
-        await handle_text(conn, room, text)
-        if conn.pending:
-            await asyncio.sleep(0)  # the replies go out before the next message is read
 
 
 async def next_text(ws: WebSocket) -> str | None:

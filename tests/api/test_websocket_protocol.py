@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import weakref
 from typing import Any, cast
 
@@ -330,3 +331,50 @@ async def test_keepalive_pings_go_out_and_a_client_that_never_answers_is_closed(
     assert wire.closing
     server.connection_lost(None)
     assert len(keepalive.pings(asyncio.get_running_loop())) == 0
+
+
+async def test_an_app_that_fails_or_returns_early_gets_uvicorns_answers() -> None:
+    # The app's coroutine is the protocol's task itself (``run_asgi``): what uvicorn's own
+    # run_asgi did once the app ended is done when its task completes.
+    logged: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: logged.append(record.getMessage())  # type: ignore[method-assign]
+    logging.getLogger("uvicorn.error").addHandler(handler)
+
+    async def fails(scope: Any, receive: Any, send: Any) -> None:
+        raise RuntimeError("broken")
+
+    async def returns(scope: Any, receive: Any, send: Any) -> None:
+        return None
+
+    def fails_at_once(scope: Any, receive: Any, send: Any) -> Any:
+        raise RuntimeError("broken at once")
+
+    async def fails_later(receive: Any) -> None:
+        await receive()
+        raise RuntimeError("broken later")
+
+    try:
+        for app in (fails, returns, fails_at_once):
+            wire, _client, server = await serve(app, interface="asgi3", log_config=None)
+            await asyncio.sleep(0.01)
+            assert wire.closing
+            assert b"".join(wire.writes).startswith(b"HTTP/1.1 500")
+            server.connection_lost(None)
+        assert logged.count("Exception in ASGI application\n") == 2
+        assert "ASGI callable returned without completing handshake." in logged
+        wire, client, server, _writer = await accepted(fails_later, log_config=None)
+        client.send_text(b"x")
+        server.data_received(b"".join(client.data_to_send()))
+        await asyncio.sleep(0.01)
+        assert wire.closing and logged.count("Exception in ASGI application\n") == 3
+        server.connection_lost(None)
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(handler)
+
+
+async def test_a_socket_holds_no_coroutine_of_the_protocol_around_the_apps() -> None:
+    _wire, _client, server, _writer = await accepted(forever, proxy_headers=False)
+    (task,) = server.tasks
+    assert task.get_coro().__qualname__ == "accepted.<locals>.app"  # type: ignore[union-attr]
+    server.connection_lost(None)
