@@ -239,7 +239,7 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
         state.catchable = dict.fromkeys(state.catchable, waited_seat(state))
     if called and rules.uno_slap:
         start_slap(state, seat, out)
-    if len(state.hands[seat]) == 1 and not state.uno_called[seat] and rules.catches:
+    if len(hand) == 1 and not state.uno_called[seat] and rules.catches:  # (hand: after the effects)
         state.catchable[seat] = waited_seat(state)
         if rules.uno_grace_ms:
             state.catch_open_ms[seat] = state.now_ms + rules.uno_grace_ms
