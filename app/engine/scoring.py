@@ -93,7 +93,10 @@ def end_round(state: GameState, winners: list[int], out: list[Event], ended: str
         state.round_wins[seat] += 1
     state.rounds_played += 1
     playing = [s for s in range(n) if s not in state.eliminated] if state.eliminated else range(n)
-    loser = max(playing, key=lambda s: (values[s], -s))
+    loser = -1  # the most points in hand; of equals, the first seat
+    for seat in playing:
+        if loser < 0 or values[seat] > values[loser]:
+            loser = seat
     state.pending = None
     state.slap = None
     state.catchable.clear()
