@@ -1,11 +1,18 @@
-"""The engine shares a few events between games and rooms (a seat's plain turn, a drawer's
-turn: ``turns._PLAIN_TURNS``, ``turns._DRAWN_TURNS``), which is safe only while nothing changes
-an event once it is built. A whole match through the room layer (the record, the store, the
-encoding, the fan-out to a socket) leaves them as they were built."""
+"""The engine shares events between games and rooms (a seat's plain turn, a drawer's turn, a
+skip, a reverse, the common plays and draws: ``turns._PLAIN_TURNS``, ``turns._PLAYED``,
+``drawing._DREW_ONE``, ``effects._SKIPPED``...), which is safe only while nothing changes an event
+once it is built. A whole match through the room layer (the record, the store, the encoding, the
+fan-out to a socket) leaves every event the engine handed it as it was handed over."""
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
+import pytest
+
 from app.bus import InProcessBus
+from app.engine import Event, Game
 from app.engine.commands import Accept, ChooseColor, Command, Draw, Keep, Play
 from app.engine.state import PLAY_DRAWN
 from app.engine.turns import _DRAWN_TURNS, _PLAIN_TURNS
@@ -30,7 +37,18 @@ def next_move(legal: list[Command]) -> Command | None:
     return None
 
 
-async def test_a_whole_match_through_the_room_changes_no_shared_event() -> None:
+async def test_a_whole_match_through_the_room_changes_no_shared_event(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    handed: list[tuple[Event, Any]] = []  # each event Game.apply returned, and a copy of it then
+    apply = Game.apply
+
+    def apply_and_keep(game: Game, seat: int, command: Command,
+                       now_ms: int | None = None) -> list[Event]:
+        events = apply(game, seat, command, now_ms)
+        handed.extend((e, copy.deepcopy((e.kind, e.public, e.private))) for e in events)
+        return events
+
+    monkeypatch.setattr(Game, "apply", apply_and_keep)
     bus = InProcessBus()
     hub = Hub(bus)
     registry = RoomRegistry(MemoryRoomStore(), bus, settings())
@@ -56,6 +74,9 @@ async def test_a_whole_match_through_the_room_changes_no_shared_event() -> None:
         moves += 1
         assert moves < 2000, "the round does not end"
     assert any(f.get("event", {}).get("kind") == "round_over" for f in viewers[0].frames)
+    assert len(handed) > moves
+    changed = [e for e, then in handed if (e.kind, e.public, e.private) != then]
+    assert changed == []
     assert [e.public for e in _PLAIN_TURNS] == [{"seat": s} for s in range(len(_PLAIN_TURNS))]
     assert [e.public for e in _DRAWN_TURNS] == [
         {"seat": s, "pending": {"kind": PLAY_DRAWN, "seat": s}} for s in range(len(_DRAWN_TURNS))]
