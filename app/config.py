@@ -46,7 +46,8 @@ class Settings(BaseSettings):
     # rolling deploy's test); 0: this build's own (app/store/records.py RECORD_FORMAT).
     record_format: int = 0
     # Events kept per room for ``since`` resumes (older: a fresh state). 64 events are a
-    # minute of a busy table and 20 KB; 256 held 137 KB per room with their legal lists.
+    # minute of a busy table: 8 KB kept as their frames' text (rooms/journal.py; 17 KB as
+    # encoded events, four players); 256 held 137 KB per room with their legal lists.
     keep_events: int = 64
     # Limits, per socket and per client (its address; see ``trusted_proxies``). With several
     # workers each worker counts its own sockets and rooms.

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from app.jsonwire import compact_json
+
 from .people import Audience
 
 LOBBY = "lobby"
@@ -69,9 +71,11 @@ class RoomMeta:
         return data
 
     def copy(self) -> RoomMeta:
-        """A copy whose seats may be changed without touching this one's."""
+        """A copy whose seats and audience may be changed without touching this one's. The
+        rules are shared: they are replaced (``host.change_rules``), never changed in place, and
+        a copy of them per meta (a dict of 40 toggles, 800 bytes) stayed alive with each."""
         return replace(self, seats=[replace(seat) for seat in self.seats],
-                       rules=dict(self.rules), audience=self.audience.copy())
+                       audience=self.audience.copy())
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> RoomMeta:
@@ -108,3 +112,21 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(item) for item in value]
     return value
+
+
+# Rule sets as rooms hold them, one dict for each distinct set (most rooms play a preset): a
+# room's rules are a dict of 40 toggles, 1.9 KB, and rules are replaced, never changed in place
+# (``RoomMeta.copy``). At most ``_SHARED_MAX`` sets are held; past that a room keeps its own.
+_SHARED: dict[str, dict[str, Any]] = {}
+_SHARED_MAX = 1024
+
+
+def shared_rules(rules: dict[str, Any]) -> dict[str, Any]:
+    """The one dict held for rules equal to ``rules`` (``rules`` itself, the first time)."""
+    key = compact_json(rules)
+    held = _SHARED.get(key)
+    if held is not None:
+        return held
+    if len(_SHARED) < _SHARED_MAX:
+        _SHARED[key] = rules
+    return rules

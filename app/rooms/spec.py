@@ -14,7 +14,7 @@ from typing import Any
 from app.engine import InvalidRules, RiggedDeal, RuleSet, preset
 
 from .errors import RoomError
-from .meta import RoomMeta, SeatInfo
+from .meta import RoomMeta, SeatInfo, shared_rules
 from .people import Audience
 
 
@@ -91,7 +91,7 @@ class RoomSpec:
             raise RoomError("bad_target", f"the host's seat {self.host} is not given", 400)
         return RoomMeta(
             code=code,
-            rules=ruleset.to_dict(),
+            rules=shared_rules(ruleset.to_dict()),
             preset=self.preset,
             public=self.public,
             max_players=max_players,

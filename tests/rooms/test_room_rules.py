@@ -18,6 +18,7 @@ from app.rooms.errors import RoomError
 from app.rooms.messages import HostCheck
 from app.rooms.meta import IN_MATCH, LOBBY, RoomMeta, SeatInfo
 from app.rooms.people import Person
+from app.rooms.spec import RoomSpec, SeatSpec
 from app.rooms.state import Context, RoomState
 from app.store.records import StartLine
 
@@ -130,6 +131,30 @@ def test_a_league_fixes_its_rules_and_a_preset_keeps_them() -> None:
     assert changed is not None
     assert (changed.meta.rules["scoring"], changed.meta.rules["target"]) == ("lowest_wins", 50)
     assert changed.meta.preset == "house" and changed.meta.rules["jump_in"] is True
+
+
+def test_a_rules_change_leaves_the_state_before_it_as_it_was() -> None:
+    # Copies of the meta share their rules (meta.copy): a change replaces them, never edits.
+    state = idle.set_away(lobby("Ann", "Bob"), 1, True).state
+    assert state is not None
+    before = unchanged(state)
+    changed = host.change_rules(state, HOST, ChangeRules(rules={"target": 50}), CTX).state
+    assert changed is not None and changed.meta.rules["target"] == 50
+    assert state.meta == before and state.meta.rules["target"] != 50
+
+
+def test_rooms_of_the_same_rules_share_them_and_a_change_in_one_leaves_the_others() -> None:
+    def opened(code: str) -> RoomState:
+        spec = RoomSpec((SeatSpec("Ann", "hash-Ann"), SeatSpec("Bob", "hash-Bob")),
+                        rules={"target": 200})
+        return RoomState(spec.meta(code, 0, 1, False))
+
+    one, two = opened("BCDF"), opened("BCDG")
+    assert one.meta.rules is two.meta.rules  # one dict for the rule set (meta.shared_rules)
+    before = unchanged(two)
+    changed = host.change_rules(one, HOST, ChangeRules(rules={"target": 50}), CTX).state
+    assert changed is not None and changed.meta.rules["target"] == 50
+    assert two.meta == before and two.meta.rules["target"] == 200
 
 
 def test_rules_change_between_matches_only() -> None:
