@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
+from app.engine import MAX_PLAYERS
 from app.wire.fields import CardText, DbId, PlainRules, Secret
 from app.wire.text import Name, SafeText
 
@@ -31,8 +32,8 @@ class CreateRoom(_Body):
         None, description="official, house, seeded, party, crazy, teams or fast")
     rules: PlainRules | None = Field(None, description="single toggles (RULES.md keys)")
     public: StrictBool = True
-    max_players: Annotated[StrictInt, Field(ge=2, le=10)] | None = Field(
-        None, description="seats (default 10; 4 under H-TEAMS)")
+    max_players: Annotated[StrictInt, Field(ge=2, le=MAX_PLAYERS)] | None = Field(
+        None, description=f"seats (default {MAX_PLAYERS}; 4 under H-TEAMS)")
     seed: Annotated[StrictInt, Field(ge=0, le=2**53)] | None = Field(
         None, description="makes every shuffle of the room reproducible")
     deal: RiggedDeal | None = Field(None, description="UNO_TESTING only: a rigged first deal")

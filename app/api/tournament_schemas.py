@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
+from app.engine import MAX_PLAYERS
 from app.wire.fields import DbId, PlainRules, Secret
 from app.wire.text import Name, SafeText
 
@@ -20,7 +21,7 @@ class CreateTournament(_Body):
     format: Literal["swiss", "knockout"] = "swiss"
     preset: SafeText | None = Field(None, description="the tables' rules preset")
     rules: PlainRules | None = Field(None, description="single toggles (RULES.md keys)")
-    table_size: Annotated[StrictInt, Field(ge=3, le=10)] = 4
+    table_size: Annotated[StrictInt, Field(ge=3, le=MAX_PLAYERS)] = 4
     rounds: Annotated[StrictInt, Field(ge=1, le=20)] = 3
     advance: Annotated[StrictInt, Field(ge=1, le=9)] = 2
     round_limit: Annotated[StrictInt, Field(ge=0, le=50)] = 0

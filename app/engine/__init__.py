@@ -7,6 +7,7 @@ from .errors import BadCommand, EngineError, InvalidRules, RuleError
 from .events import Event
 from .game import Game
 from .rules import PRESETS, RuleSet, preset, rules_from_dict
+from .seating import MAX_PLAYERS
 from .setup import RiggedDeal
 
 # True when this is the mypyc build (see ``_build``): C extensions of the same sources.
@@ -14,6 +15,7 @@ COMPILED: bool = not _game.__file__.endswith(".py")
 
 __all__ = [
     "COMPILED",
+    "MAX_PLAYERS",
     "PRESETS",
     "BadCommand",
     "Card",

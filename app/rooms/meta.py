@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from app.engine import MAX_PLAYERS
 from app.jsonwire import compact_json
 
 from .people import Audience
@@ -42,7 +43,7 @@ class RoomMeta:
     rules: dict[str, Any]
     preset: str = "official"
     public: bool = True
-    max_players: int = 10
+    max_players: int = MAX_PLAYERS
     seed: int = 0
     seeded: bool = False  # created with a seed: match k is dealt from seed + k (replayable)
     deal: dict[str, Any] | None = None  # UNO_TESTING: the first match's first round
