@@ -31,8 +31,8 @@ from .table import (
     take_from_pile,
 )
 from .turns import (
-    _DRAWN_TURNS,
-    _PLAIN_TURNS,
+    DRAWN_TURNS,
+    PLAIN_TURNS,
     announce_turn,
     begin_turn_action,
     check_turn,
@@ -95,13 +95,13 @@ def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") ->
     state.turns_started += 1
     if card is not None and mask[card]:
         state.pending = Pending(PLAY_DRAWN, seat, card=card)
-        out.append(_DRAWN_TURNS[seat])
+        out.append(DRAWN_TURNS[seat])
         return
     if state.simple_turns:
         state.turn = (seat + state.direction) % state.players
     else:
         state.turn = next_seat(state, seat)
-    out.append(_PLAIN_TURNS[state.turn])
+    out.append(PLAIN_TURNS[state.turn])
 
 
 def holds_playable(state: GameState, seat: int) -> bool:

@@ -45,8 +45,8 @@ from .table import MATCHES, SHARED_BELOW, draw_cards, next_seat
 # The turn announced after most commands, a seat's with nothing pending, and after a draw, the
 # drawer's with the drawn card to play or keep: built once per seat and shared, as events are
 # never changed once built (see Event).
-_PLAIN_TURNS: Final = tuple(Event(TURN, {"seat": seat}) for seat in range(MAX_PLAYERS))
-_DRAWN_TURNS: Final = tuple(
+PLAIN_TURNS: Final = tuple(Event(TURN, {"seat": seat}) for seat in range(MAX_PLAYERS))
+DRAWN_TURNS: Final = tuple(
     Event(TURN, {"seat": seat, "pending": {"kind": PLAY_DRAWN, "seat": seat}})
     for seat in range(MAX_PLAYERS)
 )
@@ -245,7 +245,7 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
             state.catch_open_ms[seat] = state.now_ms + rules.uno_grace_ms
     if state.pending is None:  # announce_turn's commonest case, inlined on this hot path
         state.turns_started += 1
-        out.append(_PLAIN_TURNS[state.turn])
+        out.append(PLAIN_TURNS[state.turn])
     else:
         announce_turn(state, out)
 
@@ -351,9 +351,9 @@ def announce_turn(state: GameState, out: list[Event]) -> None:
     state.turns_started += 1
     pending = state.pending
     if pending is None:
-        out.append(_PLAIN_TURNS[state.turn])
+        out.append(PLAIN_TURNS[state.turn])
     elif pending.kind == PLAY_DRAWN and pending.seat == state.turn:
-        out.append(_DRAWN_TURNS[state.turn])
+        out.append(DRAWN_TURNS[state.turn])
     else:
         out.append(Event(TURN, {"seat": state.turn, "pending": public_pending(pending)}))
 

@@ -1,5 +1,5 @@
 """The engine shares events between games and rooms (a seat's plain turn, a drawer's turn, a
-skip, a reverse, the common plays and draws: ``turns._PLAIN_TURNS``, ``turns._PLAYED``,
+skip, a reverse, the common plays and draws: ``turns.PLAIN_TURNS``, ``turns._PLAYED``,
 ``drawing._DREW_ONE``, ``effects._SKIPPED``...), which is safe only while nothing changes an event
 once it is built. A whole match through the room layer (the record, the store, the encoding, the
 fan-out to a socket) leaves every event the engine handed it as it was handed over."""
@@ -15,7 +15,7 @@ from app.bus import InProcessBus
 from app.engine import Event, Game
 from app.engine.commands import Accept, ChooseColor, Command, Draw, Keep, Play
 from app.engine.state import PLAY_DRAWN
-from app.engine.turns import _DRAWN_TURNS, _PLAIN_TURNS
+from app.engine.turns import DRAWN_TURNS, PLAIN_TURNS
 from app.rooms import Hub, RoomRegistry
 from app.rooms.codes import token_hash
 from app.rooms.command_table import COMMANDS
@@ -77,8 +77,8 @@ async def test_a_whole_match_through_the_room_changes_no_shared_event(
     assert len(handed) > moves
     changed = [e for e, then in handed if (e.kind, e.public, e.private) != then]
     assert changed == []
-    assert [e.public for e in _PLAIN_TURNS] == [{"seat": s} for s in range(len(_PLAIN_TURNS))]
-    assert [e.public for e in _DRAWN_TURNS] == [
-        {"seat": s, "pending": {"kind": PLAY_DRAWN, "seat": s}} for s in range(len(_DRAWN_TURNS))]
-    assert all(e.private is None for e in (*_PLAIN_TURNS, *_DRAWN_TURNS))
+    assert [e.public for e in PLAIN_TURNS] == [{"seat": s} for s in range(len(PLAIN_TURNS))]
+    assert [e.public for e in DRAWN_TURNS] == [
+        {"seat": s, "pending": {"kind": PLAY_DRAWN, "seat": s}} for s in range(len(DRAWN_TURNS))]
+    assert all(e.private is None for e in (*PLAIN_TURNS, *DRAWN_TURNS))
     await registry.close()
