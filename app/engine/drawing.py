@@ -45,6 +45,15 @@ _DREW_ONE: Final[list[list[Event | None]]] = [
     [None] * SHARED_BELOW for _ in range(MAX_PLAYERS * CARD_KINDS)
 ]
 
+# The playable drawn card the table then waits on, per seat and card (590): built once and
+# shared, as a play_drawn pending is never changed once built (only an exchange's and a slap's
+# are). Building one cost CPython a class call, a frame and two empty lists, on ~7 draws a game.
+_PLAY_DRAWN: Final = tuple(
+    Pending(PLAY_DRAWN, seat, card=card)
+    for seat in range(MAX_PLAYERS)
+    for card in range(CARD_KINDS)
+)
+
 
 def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") -> None:
     """T-DRAW (and H-DRAW-UNTIL): a playable drawn card may be played, else the turn ends.
@@ -94,7 +103,7 @@ def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") ->
     # announce_turn, inlined on this hot path: nothing but the drawn card can be pending.
     state.turns_started += 1
     if card is not None and mask[card]:
-        state.pending = Pending(PLAY_DRAWN, seat, card=card)
+        state.pending = _PLAY_DRAWN[seat * CARD_KINDS + card]
         out.append(DRAWN_TURNS[seat])
         return
     if state.simple_turns:
