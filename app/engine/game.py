@@ -45,6 +45,7 @@ from .legal import legal_commands, legal_wire, playable_cards
 from .rules import RuleSet
 from .setup import RiggedDeal, new_match, start_round
 from .state import EXCHANGE, MATCH_OVER, PLAYING, ROUND_OVER, GameState, restore, snapshot
+from .table import MATCHES
 from .view import view, waiting_on
 
 
@@ -114,7 +115,20 @@ class Game:
 
     def playable(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now on its turn (T-MATCH), one per kind."""
-        return playable_cards(self.state, seat)
+        state = self.state
+        if state.pending is not None or state.turn != seat or not state.rules.plain_play:
+            return playable_cards(state, seat)
+        if state.phase != PLAYING or state.slap is not None:
+            return []
+        # legal.playable_cards' commonest case (a plain turn, plain rules), inline: a call less
+        # before every turn. No comprehension, for the reason given there.
+        mask = MATCHES[state.discard[-1] * 4 + state.color]
+        kinds: list[Card] = []
+        for card in state.hands[seat]:
+            if mask[card] and card not in kinds:
+                kinds.append(card)
+        kinds.sort()
+        return kinds
 
     def legal_commands(self, seat: int) -> list[Command]:
         return legal_commands(self.state, seat)

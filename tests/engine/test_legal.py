@@ -3,9 +3,16 @@ it."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from app.engine import parse_command
+import pytest
+
+from app.engine import EngineError, Game, parse_command, preset
+from app.engine.bots import choose_command
+from app.engine.commands import Timeout
+from app.engine.legal import playable_cards
+from app.engine.rules import PRESETS
 
 from .helpers import act, rigged
 
@@ -112,3 +119,24 @@ def test_o_legal_h_multi_lists_a_play_with_every_card_that_may_follow_it() -> No
 def test_o_legal_h_handlimit_pass_instead_of_draw() -> None:
     game, _ = rigged([["G1", "G2"], ["B1", "B2"]], "R5", hand_limit=2)
     assert game.legal_wire(0) == [{"type": "pass"}, {"type": "uno"}]
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_game_playable_is_legal_playable_cards_for_every_seat_at_every_step(name: str) -> None:
+    """``Game.playable`` answers a plain turn itself (a call less on the hot path): the same
+    cards as ``legal.playable_cards``, which answers every other case."""
+    for g in range(4):
+        players = 4 if name == "teams" else 2 + g % 3
+        rng = random.Random(g)
+        game, _ = Game.start(players, preset(name, {"deck": "modern"}), seed=g)
+        for _ in range(250):
+            if game.phase != "playing":
+                break
+            for seat in range(players):
+                assert game.playable(seat) == playable_cards(game.state, seat)
+            seat = rng.choice(game.waiting_on() or [0])
+            command = choose_command(game, seat, rng) or Timeout()
+            try:
+                game.apply(seat, command, game.state.now_ms + rng.choice((0, 100, 40000)))
+            except EngineError:
+                continue
