@@ -39,10 +39,11 @@ from .turns import (
     finish_barred,
 )
 
-# A draw by choice of one card, shared like a play (see turns._PLAYED): a list per seat and card,
-# with a slot per cards left (7,080 slots in all); at most 6,490 events, 3.5 MB.
-_DREW_ONE: Final[list[list[Event | None]]] = [
-    [None] * SHARED_BELOW for _ in range(MAX_PLAYERS * CARD_KINDS)
+# A draw by choice of one card, shared like a play (see turns._PLAYED): _DREW_ONE[seat][card]
+# [cards left], a list of slots per seat and card (7,080 slots in all); at most 6,490 events,
+# 3.5 MB.
+_DREW_ONE: Final[list[list[list[Event | None]]]] = [
+    [[None] * SHARED_BELOW for _ in range(CARD_KINDS)] for _ in range(MAX_PLAYERS)
 ]
 
 # The playable drawn card the table then waits on, per seat and card (590): built once and
@@ -93,7 +94,7 @@ def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") ->
     else:  # one card, the common case
         left = add_card(state, seat, card)
         if reason == "draw" and left < SHARED_BELOW:
-            shared = _DREW_ONE[seat * CARD_KINDS + card]
+            shared = _DREW_ONE[seat][card]
             event = shared[left]
             if event is None:
                 event = shared[left] = drew_event(seat, [card], reason, left)

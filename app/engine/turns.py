@@ -55,9 +55,11 @@ DRAWN_TURNS: Final = tuple(
 # event is built once and shared, as events are never changed once built. Only for hands left
 # below SHARED_BELOW cards (99 % of plays), which bounds the cache: at most 9,600 events, 2.9 MB
 # (a color goes with its card but for the 7 wild kinds). Lists rather than a dict, no hashing:
-# one per seat and card, each with a slot per color 0-3 and cards left (28,320 slots in all).
-_PLAYED: Final[list[list[Event | None]]] = [
-    [None] * (4 * SHARED_BELOW) for _ in range(MAX_PLAYERS * CARD_KINDS)
+# _PLAYED[seat][card][color][cards left], a list of slots per seat, card and color 0-3 (28,320
+# slots in all), indexed step by step rather than by a computed number (no arithmetic).
+_PLAYED: Final[list[list[list[list[Event | None]]]]] = [
+    [[[None] * SHARED_BELOW for _ in range(4)] for _ in range(CARD_KINDS)]
+    for _ in range(MAX_PLAYERS)
 ]
 
 
@@ -210,13 +212,13 @@ def play(state: GameState, seat: int, command: Play, out: list[Event]) -> None:
         precalled = called = False
         state.uno_called[seat] = False
     state.precall = -1
-    if left < SHARED_BELOW and color >= 0:
-        # A wild named with a color above 3 fails here, as it does on COLOR_LETTERS.
-        shared = _PLAYED[seat * CARD_KINDS + card]
-        slot = color * SHARED_BELOW + left
-        played = shared[slot]
+    if left < SHARED_BELOW:
+        # Indexed by color as COLOR_LETTERS is (a negative color names the same letter as its
+        # slot's; a wild named with a color above 3 fails on both).
+        shared = _PLAYED[seat][card][color]
+        played = shared[left]
         if played is None:
-            played = shared[slot] = _played(seat, card, color, left)
+            played = shared[left] = _played(seat, card, color, left)
     else:
         played = _played(seat, card, color, left)
     out.append(played)
