@@ -23,7 +23,6 @@ from .state import PLAY_DRAWN, GameState, Pending
 from .table import (
     MATCHES,
     SHARED_BELOW,
-    add_card,
     draw_cards,
     drew_event,
     give_cards,
@@ -92,7 +91,12 @@ def draw(state: GameState, seat: int, out: list[Event], reason: str = "draw") ->
         give_cards(state, seat, drawn, reason, out)
         card = drawn[-1] if drawn else None
     else:  # one card, the common case
-        left = add_card(state, seat, card)
+        # table.add_card, inline on this hot path (precall was cleared above).
+        hand = state.hands[seat]
+        hand.append(card)
+        left = len(hand)
+        if left > 1:
+            state.uno_called[seat] = False
         if reason == "draw" and left < SHARED_BELOW:
             shared = _DREW_ONE[seat][card]
             event = shared[left]
