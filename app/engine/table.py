@@ -111,7 +111,8 @@ def draw_cards(
     """``seat`` draws ``count`` cards (fewer if the table runs dry); the cards go to it alone."""
     drawn: list[Card] = []
     for _ in range(count):
-        card = take_from_pile(state, out)
+        pile = state.draw_pile  # (a reshuffle makes a new pile)
+        card = pile.pop() if pile else take_from_pile(state, out)  # a call only to reshuffle
         if card is None:
             break
         drawn.append(card)

@@ -79,9 +79,15 @@ COLOR_WHEEL: Final[tuple[int, ...]] = (0, 3, 2, 1)
 
 def begin_turn_action(state: GameState, seat: int) -> None:
     """The waited-on seat acts: U-CATCH windows that this seat's action closes are closed."""
-    if state.catchable:
-        for target in [t for t, closer in state.catchable.items() if closer == seat]:
-            del state.catchable[target]
+    catchable = state.catchable
+    if catchable:
+        # No comprehension: CPython 3.11 would make ``seat`` a cell on every call.
+        closed = []
+        for target, closer in catchable.items():
+            if closer == seat:
+                closed.append(target)
+        for target in closed:
+            del catchable[target]
             state.catch_open_ms.pop(target, None)
 
 
