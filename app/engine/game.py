@@ -54,7 +54,8 @@ class Game:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self._waited = self._waited_key()
+        # The wait the timer was armed for; read only under timed rules (see apply).
+        self._waited = self._waited_key() if state.rules.timed else _UNTIMED
 
     @classmethod
     def start(
@@ -212,6 +213,7 @@ class Game:
             state.deadline_ms = None
 
 
+_UNTIMED: Final[tuple[str, tuple[int, ...], int]] = ("", (), -1)
 EXCHANGE_SECONDS: Final = 30  # H-FIVE: the exchange is timed even when turns are not
 _DURING_SLAP = (Slap, Catch, CallUno, Timeout)
 
