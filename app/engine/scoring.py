@@ -45,7 +45,10 @@ def hand_value(rules: RuleSet, hand: list[Card]) -> int:
     if rules.lone_zero_50 and len(hand) == 1 and hand[0] % 13 == 0 and hand[0] < 52:
         return 50  # H-ZERO50
     table = card_points(rules)
-    return sum(table[c] for c in hand)
+    total = 0
+    for card in hand:  # a loop, not a generator, which CPython resumes for every card
+        total += table[card]
+    return total
 
 
 def round_points(rules: RuleSet, values: list[int], winners: list[int]) -> list[int]:
