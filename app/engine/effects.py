@@ -39,6 +39,20 @@ _SKIPPED: Final = tuple(Event(ev.SKIPPED, {"seat": seat}) for seat in range(MAX_
 _REVERSED_CW: Final = Event(ev.REVERSED, {"direction": 1})
 _REVERSED_CCW: Final = Event(ev.REVERSED, {"direction": -1})
 
+# A Wild Draw Four's challenge, _CHALLENGES[victim][offender][color before it] (400), built once
+# and shared, as nothing changes a challenge pending once built (see Pending): building one cost
+# CPython a class call, a frame and two empty lists.
+_CHALLENGES: Final = tuple(
+    tuple(
+        tuple(
+            Pending(CHALLENGE, victim, offender=offender, prev_color=color, amount=4)
+            for color in range(4)
+        )
+        for offender in range(MAX_PLAYERS)
+    )
+    for victim in range(MAX_PLAYERS)
+)
+
 
 def custom_effect_of(state: GameState, card: Card) -> str:
     index = _CUSTOM_INDEX.get(CARD_RANK[card])
@@ -104,9 +118,12 @@ def apply_effect(
         elif challengeable:
             victim = next_seat(state, seat)
             state.turn = victim
-            state.pending = Pending(
-                CHALLENGE, victim, offender=seat, prev_color=prev_color, amount=4
-            )
+            if 0 <= prev_color < 4:
+                state.pending = _CHALLENGES[victim][seat][prev_color]
+            else:
+                state.pending = Pending(
+                    CHALLENGE, victim, offender=seat, prev_color=prev_color, amount=4
+                )
         else:  # C-OFF, or E-LASTCARD: a Wild Draw Four that ends the round is not challenged
             victim = next_seat(state, seat)
             draw_cards(state, victim, 4, "wild_draw4", out)

@@ -27,8 +27,9 @@ SLAP: Final = "slap"  # U-CENTER: every other seat slaps; the last (or any who d
 class Pending:
     """A plain class with slots rather than a dataclass: built on many draws, and its constructor
     is then native code in the compiled engine too. Fields as in ``PENDING_FIELDS``. A
-    play_drawn pending is shared between games (``drawing._PLAY_DRAWN``): never change one; only
-    an exchange's (H-FIVE) and a slap's (U-CENTER) change while they wait."""
+    play_drawn pending and a Wild Draw Four's challenge are shared between games
+    (``drawing._PLAY_DRAWN``, ``effects._CHALLENGES``): never change one; only an exchange's
+    (H-FIVE) and a slap's (U-CENTER) change while they wait."""
 
     __slots__ = (
         "amount",

@@ -50,6 +50,20 @@ DRAWN_TURNS: Final = tuple(
     Event(TURN, {"seat": seat, "pending": {"kind": PLAY_DRAWN, "seat": seat}})
     for seat in range(MAX_PLAYERS)
 )
+# And a Wild Draw Four's victim's, to challenge or accept it: per victim and offender.
+CHALLENGE_TURNS: Final = tuple(
+    tuple(
+        Event(
+            TURN,
+            {
+                "seat": seat,
+                "pending": {"kind": CHALLENGE, "seat": seat, "amount": 4, "offender": offender},
+            },
+        )
+        for offender in range(MAX_PLAYERS)
+    )
+    for seat in range(MAX_PLAYERS)
+)
 
 # Tables play the same (seat, card, color, cards left) again and again: each such "played"
 # event is built once and shared, as events are never changed once built. Only for hands left
@@ -362,6 +376,13 @@ def announce_turn(state: GameState, out: list[Event]) -> None:
         out.append(PLAIN_TURNS[state.turn])
     elif pending.kind == PLAY_DRAWN and pending.seat == state.turn:
         out.append(DRAWN_TURNS[state.turn])
+    elif (
+        pending.kind == CHALLENGE
+        and pending.amount == 4
+        and pending.seat == state.turn
+        and pending.offender >= 0
+    ):
+        out.append(CHALLENGE_TURNS[state.turn][pending.offender])
     else:
         out.append(Event(TURN, {"seat": state.turn, "pending": public_pending(pending)}))
 
