@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from .cards import (
 )
 from .errors import InvalidRules
 from .events import Event
+from .randomness import GameRandom
 from .rules import RuleSet
 from .seating import check_players, new_order
 from .state import CHOOSE_COLOR, GameState, Pending, seat_order_changed
@@ -75,13 +75,13 @@ def new_match(
     players: int, rules: RuleSet, seed: int, deal: RiggedDeal | None = None, now_ms: int = 0
 ) -> tuple[GameState, list[Event]]:
     check_players(players, rules)
-    rng = random.Random(seed)
+    rng = GameRandom(seed)
     state = GameState(rules=rules, players=players, rng=rng, now_ms=now_ms)
     state.order = list(range(players))
     state.position = list(range(players))
     state.scores = [0] * players
     state.round_wins = [0] * players
-    state.dealer = deal.dealer if deal else rng.randrange(players)
+    state.dealer = deal.dealer if deal else rng.below(players)  # the deal's shuffle follows
     out: list[Event] = []
     start_round(state, out, deal)
     return state, out

@@ -3,7 +3,6 @@ what may be played on what."""
 
 from __future__ import annotations
 
-import random
 from functools import partial
 from itertools import repeat, starmap
 from typing import Final
@@ -11,6 +10,7 @@ from typing import Final
 from . import events as ev
 from .cards import CARD_COLOR, CARD_KINDS, CARD_RANK, CARD_TEXT, IS_WILD, Card
 from .events import DREW, Event
+from .randomness import GameRandom
 from .state import GameState
 
 
@@ -42,13 +42,14 @@ _ONE_DRAWN: Final = tuple({"cards": [CARD_TEXT[c]]} for c in range(CARD_KINDS))
 SHARED_BELOW: Final = 12
 
 
-def shuffle(rng: random.Random, cards: list[Card]) -> None:
+def shuffle(rng: GameRandom, cards: list[Card]) -> None:
     """Shuffle in place: a uniform permutation from one random key per card."""
-    # The keys are rng.random()'s next len(cards) values, the first for the first card (the sort
-    # takes each card's key in order), called from C: a lambda key cost the interpreter a frame
-    # per card, 108 a deal.
-    keys = starmap(rng.random, repeat((), len(cards)))
+    # The keys are random()'s next len(cards) values (two words each), the first for the first
+    # card (the sort takes each card's key in order), called from C: a lambda key cost the
+    # interpreter a frame per card, 108 a deal.
+    keys = starmap(rng.generator(2 * len(cards)).random, repeat((), len(cards)))
     cards.sort(key=partial(next, keys))
+    rng.release()
 
 
 def next_seat(state: GameState, seat: int, steps: int = 1) -> int:
