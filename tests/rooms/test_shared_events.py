@@ -1,8 +1,11 @@
 """The engine shares events between games and rooms (a seat's plain turn, a drawer's turn, a
-skip, a reverse, the common plays and draws: ``turns.PLAIN_TURNS``, ``turns._PLAYED``,
-``drawing._DREW_ONE``, ``effects._SKIPPED``...), which is safe only while nothing changes an event
-once it is built. A whole match through the room layer (the record, the store, the encoding, the
-fan-out to a socket) leaves every event the engine handed it as it was handed over."""
+skip, a reverse, the common plays and draws, a challenged Wild Draw Four's victim's turn:
+``turns.PLAIN_TURNS``, ``turns._PLAYED``, ``turns.CHALLENGE_TURNS``, ``drawing._DREW_ONE``,
+``effects._SKIPPED``...), which is safe only while nothing changes an event once it is built
+(the shared pendings, ``drawing._PLAY_DRAWN`` and ``effects._CHALLENGES``, stay inside the
+engine: ``state.Pending`` says the same of them). A whole match through the room layer (the
+record, the store, the encoding, the fan-out to a socket) leaves every event the engine handed
+it as it was handed over."""
 
 from __future__ import annotations
 
