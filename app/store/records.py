@@ -14,9 +14,10 @@ A record is one accepted command (``RoomRecord``); its ``command`` is one of thr
 
 Every record, snapshot and meta carries the format it was written in (``"v"``): 1 (none said:
 written before there were versions; room lines unmarked, ``LEGACY_ROOM_KINDS``), 2 (room lines
-marked). A worker reads a room only if every part of it is in a format it knows
-(``check_readable``): during a rolling deploy a worker of the older build leaves a room a newer
-one wrote to a worker that can read it.
+marked), 3 (a snapshot's ``rng`` is the game's seed and the words drawn, ``GameRandom``, where
+it was the generator's state, which 3 still reads). A worker reads a room only if every part
+of it is in a format it knows (``check_readable``): during a rolling deploy a worker of the
+older build leaves a room a newer one wrote to a worker that can read it.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from app.engine import (
 )
 
 START: Final = "start"
-RECORD_FORMAT: Final = 2  # the format this build writes, and the newest it reads
+RECORD_FORMAT: Final = 3  # the format this build writes, and the newest it reads
 FORMAT_KEY: Final = "v"
 
 

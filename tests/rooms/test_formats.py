@@ -9,6 +9,8 @@ import pytest
 
 from app.bus import InProcessBus
 from app.config import Settings
+from app.engine import Game, preset
+from app.engine.randomness import GameRandom
 from app.rooms import RoomRegistry, RoomUnavailable
 from app.rooms.command_table import COMMANDS
 from app.rooms.people import Person
@@ -70,3 +72,20 @@ def test_records_without_a_format_are_the_first_and_a_newer_one_is_refused() -> 
     assert "record 0" in str(newer.value)
     with pytest.raises(FormatTooNew):
         check_readable({"v": RECORD_FORMAT + 1}, None, [])
+
+
+def test_this_build_reads_a_format_2_snapshot_whose_rng_is_the_generators_state() -> None:
+    """Format 3 keeps the game's random stream as its seed and the words drawn; a room a format 2
+    worker snapshotted (the generator's state) is read and deals on the same."""
+    game, _ = Game.start(4, preset("official"), seed=5)
+    ours = {**game.snapshot(), "v": RECORD_FORMAT}
+    generator = GameRandom.from_json(ours["rng"]).generator(0)
+    version, internal, gauss = generator.getstate()
+    theirs = {**ours, "rng": [version, list(internal), gauss], "v": 2}
+    check_readable({"v": 2}, theirs, [])
+    with pytest.raises(FormatTooNew):  # and a format 2 worker leaves ours alone
+        check_readable({"v": 2}, ours, [], readable=2)
+    restored = [Game.restore({k: v for k, v in data.items() if k != "v"}).state.rng
+                for data in (ours, theirs)]
+    assert [restored[0].choice(range(1000)) for _ in range(5)] == \
+        [restored[1].choice(range(1000)) for _ in range(5)]
