@@ -5,8 +5,8 @@ worker holding thousands of tables, most of them waiting for a player, that was 
 table's memory. A game draws from it only to deal, to shuffle the discard pile back in and for
 a few house rules and time-outs, so ``GameRandom`` keeps the seed and the number of 32-bit words
 drawn so far instead; the generator is made again when a draw comes (seeded, then the words
-already drawn skipped in one C call) and let go after it: ``randrange`` and ``choice`` let it go
-themselves, a shuffle (``table.shuffle``) when it is done, so a deal (the dealer, then the
+already drawn skipped in one C call) and let go after it: ``choice`` lets it go itself, a
+shuffle (``table.shuffle``) when it is done, so a deal (the dealer by ``below``, then the
 shuffle) seeds it once. The numbers are those of one ``random.Random(seed)`` drawn from without
 a break (tests/engine/test_randomness.py).
 """
@@ -52,9 +52,6 @@ class GameRandom:
         if self.seed is not None:
             self._generator = None
 
-    def random(self) -> float:
-        return self.generator(2).random()
-
     def below(self, n: int) -> int:
         """A number in range(n), n > 0, drawn as ``random.Random.randrange(n)`` draws it; the
         generator is kept for the draws that follow (``release`` when they are done)."""
@@ -65,13 +62,6 @@ class GameRandom:
             self.words += 1
             r = generator.getrandbits(k)
         return r
-
-    def randrange(self, n: int) -> int:
-        if n <= 0:
-            raise ValueError("empty range for randrange()")
-        drawn = self.below(n)
-        self.release()
-        return drawn
 
     def choice(self, seq: Sequence[T]) -> T:
         if not seq:
