@@ -10,8 +10,8 @@ from typing import Any
 from app.codes import Close
 
 # One event as its sockets get it: (seq, public frame, ((seat, that seat's frame), ...)), built
-# once by the room's owner (hub.encode_event). Rooms keep their recent ones for resuming
-# sockets; the bus carries them as JSON arrays (lists of the same shape).
+# once by the room's owner (hub.encode_event); the bus carries them as JSON arrays (lists of
+# the same shape).
 EncodedEvent = tuple[int, str, tuple[tuple[int, str], ...]]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from typing import Any, cast
+from typing import Any
 
 from app.bus import Bus
 from app.config import Settings
@@ -17,7 +17,7 @@ from app.store.base import RoomRecord, RoomStore
 from app.store.records import format_for
 from app.store.records import stamped as stamp
 
-from .controls import Control, EncodedEvent, Events, to_wire
+from .controls import Control, Events, to_wire
 from .hub import add_legal, encode_event, event_frame, room_topic, with_legal
 from .meta import LOBBY
 from .metrics import METRICS
@@ -28,11 +28,13 @@ from .views import state_view
 
 log = logging.getLogger("uno.room")
 
+Stamped = tuple[int, Event]  # an event and its seq
+
 
 class Journal:
     def __init__(self, code: str, store: RoomStore, bus: Bus, recorder: MatchRecorder,
                  settings: Settings, seq: int = 0,
-                 history: list[EncodedEvent] | None = None) -> None:
+                 history: list[Stamped] | None = None) -> None:
         self.code = code
         self.seq = seq  # the seq of the room's last event
         self._store = store
@@ -41,14 +43,16 @@ class Journal:
         self._recorder = recorder
         self._snapshot_every = settings.snapshot_every
         self.format = format_for(settings.record_format, settings.testing)
-        # The kept events, oldest first, the last one's seq being ``seq`` (the seq is gap-free):
-        # each as its frames only (``_Kept``), not as an ``EncodedEvent``'s nested tuples.
-        self._history: deque[_Kept] = deque(maxlen=settings.keep_events)
+        # The kept events, oldest first, the last one's seq being ``seq`` (the seq is gap-free),
+        # as the engine made them, not as their frames: most are shared between tables (a plain
+        # turn's), so keeping one costs a reference where its frames cost 160 bytes; a resume
+        # encodes again the few it sends.
+        self._history: deque[Event] = deque(maxlen=settings.keep_events)
         self._keep(seq, history or [])
         self._since_snapshot = 0
         self._legal: dict[int, list[dict[str, Any]]] = {}  # each person's moves, as last sent
 
-    def restart(self, seq: int, history: list[EncodedEvent]) -> None:
+    def restart(self, seq: int, history: list[Stamped]) -> None:
         """The room was reloaded from the store (its last write failed): go on from there."""
         self.seq = seq
         self._history.clear()
@@ -56,13 +60,13 @@ class Journal:
         self._legal.clear()
         self._since_snapshot = 0
 
-    def _keep(self, seq: int, history: list[EncodedEvent]) -> None:
+    def _keep(self, seq: int, history: list[Stamped]) -> None:
         """Keep ``history``, the events up to ``seq``, if they are that: gap-free and ending at
         ``seq`` (else none: a resume from before ``seq`` then gets a fresh state)."""
-        if history and [e[0] for e in history] != list(range(seq - len(history) + 1, seq + 1)):
+        if history and [s for s, _ in history] != list(range(seq - len(history) + 1, seq + 1)):
             log.warning("room %s: kept events not gap-free up to seq %d: none kept", self.code, seq)
             return
-        self._history.extend(_kept(event) for event in history)
+        self._history.extend(event for _, event in history)
 
     async def commit(self, state: RoomState, seat: int | None, command: dict[str, Any],
                      events: list[Event], now: int, meta_changed: bool = False,
@@ -71,7 +75,7 @@ class Journal:
         and any control messages, in seq order."""
         # A record's seq is its last event's: a record without one would repeat a seq.
         assert events, f"room {self.code}: a record with no event ({command.get('type')})"
-        stamped: list[tuple[int, Event]] = []
+        stamped: list[Stamped] = []
         for event in events:
             self.seq += 1
             stamped.append((self.seq, event))
@@ -95,11 +99,8 @@ class Journal:
             raise
         self._since_snapshot = 0 if snapshot is not None else self._since_snapshot + 1
         METRICS.commits.observe(time.perf_counter() - storing)
+        self._history.extend(events)  # their seqs follow from the order
         encoded = [encode_event(seq, event) for seq, event in stamped]
-        # Without legal moves (a resume adds the latest, below); ``seq``s follow from the order.
-        history = self._history  # a public event's frame as it is: no call, no copy
-        for frames in encoded:
-            history.append(frames[1] if not frames[2] else _kept(frames))
         legal = self._legal_changes(state)
         if legal and stamped:  # the new lists ride on the command's last event
             encoded[-1] = add_legal(encoded[-1], legal)
@@ -126,7 +127,7 @@ class Journal:
     async def publish(self, control: Control) -> None:
         await self._bus.publish(self._topic, to_wire(control))
 
-    async def _record_history(self, match: str, stamped: list[tuple[int, Event]]) -> None:
+    async def _record_history(self, match: str, stamped: list[Stamped]) -> None:
         """Rounds and match results go to the history; its failure never stops the game."""
         for _seq, event in stamped:
             try:
@@ -150,7 +151,7 @@ class Journal:
         if since is not None and 0 <= since <= self.seq:
             oldest = self.seq - len(history) + 1  # the first kept event's seq
             if since >= oldest - 1:
-                frames = [_frame(history[i], seat)
+                frames = [event_frame(oldest + i, history[i].for_viewer(seat))
                           for i in range(since - oldest + 1, len(history))]
                 if frames and seat is not None:  # O-LEGAL: the seat's list as it is now
                     frames[-1] = with_legal(frames[-1], self._legal.get(seat, []))
@@ -159,53 +160,16 @@ class Journal:
 
     def _recent_frame(self, state: RoomState, seat: int | None) -> str:
         """The kept events of the current match from its ``match_started`` on (in the lobby:
-        those after the last ``match_over``), as ``seat`` may see them, oldest first; the
-        frames as they were encoded, joined, not encoded again."""
+        those after the last ``match_over``), as ``seat`` may see them, oldest first."""
         history = self._history
         lobby = state.meta.phase == LOBBY
         begins = "match_over" if lobby else "match_started"
         start = 0
         first = self.seq - len(history) + 1
         for index in range(len(history) - 1, -1, -1):
-            if _is_kind(first + index, history[index], begins):
+            if history[index].kind == begins:
                 start = index + 1 if lobby else index
                 break
-        frames = [_frame(history[i], seat) for i in range(start, len(history))]
+        frames = [event_frame(first + i, history[i].for_viewer(seat))
+                  for i in range(start, len(history))]
         return f'{{"type":"recent","events":[{",".join(frames)}]}}'
-
-
-# A kept event: its public frame alone when no seat sees more (most events), else the public
-# frame followed by each such seat and its frame: (public, seat, frame, seat, frame, ...). Its
-# seq is its place in the journal's history. An ``EncodedEvent``'s three tuples, a pair per
-# seat and its seq cost 100 to 400 bytes more an event; a room keeps up to ``keep_events``.
-# (The frames' text without the '{"type":"event","seq":N,"event":' around it, a third of it,
-# saved 0.8 KB a socket more in bench.memory, but the copy cost 2,000 instructions an event.)
-_Kept = str | tuple[str | int, ...]
-
-
-def _kept(event: EncodedEvent) -> _Kept:
-    private = event[2]
-    if not private:
-        return event[1]
-    flat: list[str | int] = [event[1]]
-    for seat, frame in private:
-        flat += (seat, frame)
-    return tuple(flat)
-
-
-def _frame(kept: _Kept, seat: int | None) -> str:
-    """The frame of a kept event that ``seat`` (None: a spectator) may see (``frame_for``)."""
-    if isinstance(kept, str):
-        return kept
-    if seat is not None:
-        for index in range(1, len(kept), 2):
-            if kept[index] == seat:
-                return cast(str, kept[index + 1])
-    return cast(str, kept[0])
-
-
-def _is_kind(seq: int, kept: _Kept, kind: str) -> bool:
-    """Whether the event is of ``kind``, read from the start of its public frame: its seq,
-    then its kind (``event_frame`` of ``Event.for_viewer``, whose first key is the kind)."""
-    public = kept if isinstance(kept, str) else cast(str, kept[0])
-    return public.startswith(event_frame(seq, {"kind": kind})[:-2])

@@ -24,10 +24,10 @@ from app.store.errors import NotOwner
 
 from .actor import Clock, RoomActor
 from .commands import ClientCommand
-from .controls import Closed, EncodedEvent
+from .controls import Closed
 from .errors import RoomError, RoomUnavailable
 from .hub import Viewer
-from .journal import Journal
+from .journal import Journal, Stamped
 from .messages import (
     Admission,
     AwayCheck,
@@ -66,7 +66,7 @@ class Room:
 
     def __init__(self, state: RoomState, store: RoomStore, bus: Bus, settings: Settings,
                  clock: Clock = wall_clock_ms, seq: int = 0,
-                 history: list[EncodedEvent] | None = None,
+                 history: list[Stamped] | None = None,
                  recorder: MatchRecorder | None = None) -> None:
         recorder = recorder or NoRecorder()
         journal = Journal(state.meta.code, store, bus, recorder, settings, seq, history)

@@ -1,15 +1,14 @@
-"""The events a room keeps for resuming sockets (``Journal``): kept as their frames only, each
-socket given exactly the frames ``encode_event`` made for its seat (a private part to its seat
-alone), the seqs following from the order; a history that is not gap-free is not kept."""
+"""The events a room keeps for resuming sockets (``Journal``): kept as the events themselves,
+each socket given exactly the frames ``encode_event`` makes for its seat (a private part to its
+seat alone), the seqs following from the order; a history that is not gap-free is not kept."""
 
 from __future__ import annotations
 
 from app.bus import InProcessBus
 from app.config import Settings
 from app.engine import Event
-from app.rooms.controls import EncodedEvent
 from app.rooms.hub import encode_event, frame_for
-from app.rooms.journal import Journal
+from app.rooms.journal import Journal, Stamped
 from app.rooms.meta import RoomMeta, SeatInfo
 from app.rooms.people import Person
 from app.rooms.recorder import NoRecorder
@@ -17,20 +16,19 @@ from app.rooms.state import RoomState
 from app.store.memory import MemoryRoomStore
 
 
-def events(first: int, count: int) -> list[EncodedEvent]:
+def events(first: int, count: int) -> list[Stamped]:
     """Public events, and every third a draw whose cards only the drawer's frame names."""
     made = []
     for seq in range(first, first + count):
         if seq % 3:
-            made.append(encode_event(seq, Event("chat", {"seat": seq % 4, "text": "hi"})))
+            made.append((seq, Event("chat", {"seat": seq % 4, "text": "hi"})))
         else:
             seat = seq % 4
-            made.append(encode_event(seq, Event("draw", {"seat": seat, "count": 1},
-                                                {seat: {"cards": ["R7"]}})))
+            made.append((seq, Event("draw", {"seat": seat, "count": 1}, {seat: {"cards": ["R7"]}})))
     return made
 
 
-def journal(seq: int, history: list[EncodedEvent], keep: int = 64) -> Journal:
+def journal(seq: int, history: list[Stamped], keep: int = 64) -> Journal:
     return Journal("BCDF", MemoryRoomStore(), InProcessBus(), NoRecorder(),
                    Settings(keep_events=keep), seq, history)
 
@@ -44,7 +42,7 @@ def test_a_resume_gets_each_missed_event_as_its_seat_may_see_it() -> None:
     for seat in (None, 0, 1, 2, 3):
         for since in (10, 25, 39, 40):
             frames = kept.resume_frames(STATE, Person(seat), since, 0)
-            want = [frame_for(e, seat) for e in history if e[0] > since]
+            want = [frame_for(encode_event(*e), seat) for e in history if e[0] > since]
             if want and seat is not None:  # O-LEGAL: the seat's list (none yet) on the last
                 want[-1] = want[-1][:-1] + ',"legal":[]}'
             assert frames == want
@@ -66,12 +64,12 @@ def test_a_history_with_a_gap_is_not_kept_and_a_resume_gets_a_fresh_state() -> N
 
 
 def test_kept_events_give_back_their_frames_exactly_across_seq_digits_and_any_text() -> None:
-    history = [encode_event(seq, Event("chat", {"seat": 1, "text": f"é한 {seq} \"}}"},
-                                       {2: {"note": "ß"}} if seq % 2 else None))
+    history = [(seq, Event("chat", {"seat": 1, "text": f"é한 {seq} \"}}"},
+                           {2: {"note": "ß"}} if seq % 2 else None))
                for seq in range(1, 121)]
     kept = journal(120, history, keep=200)
     for seat in (None, 1, 2):
         frames = kept.resume_frames(STATE, Person(seat), 0, 0)
         if seat is not None:
             frames[-1] = frames[-1].removesuffix(',"legal":[]}') + "}"
-        assert frames == [frame_for(e, seat) for e in history]
+        assert frames == [frame_for(encode_event(*e), seat) for e in history]
