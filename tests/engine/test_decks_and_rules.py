@@ -99,6 +99,16 @@ def test_a_room_may_change_single_toggles_of_a_preset() -> None:
     assert rules.jump_in and rules.stacking == "mixed" and rules.uno_penalty == 4
 
 
+def test_tables_with_equal_rules_share_one_rule_set_and_others_get_their_own() -> None:
+    """Each table's RuleSet was its own 1.3 KB: equal ones are now one object (immutable)."""
+    first = rules_from_dict({"deck": "classic", "turn_seconds": 0})
+    again = rules_from_dict({"turn_seconds": 0, "deck": "classic"})
+    assert again is first and preset("official", {"deck": "classic", "turn_seconds": 0}) is first
+    other = rules_from_dict({"deck": "classic", "turn_seconds": 20})
+    assert other is not first and other.turn_seconds == 20 and first.turn_seconds == 0
+    assert first.with_changes({"uno_penalty": 4}).uno_penalty == 4 and first.uno_penalty == 2
+
+
 def test_blank_plus10_needs_the_blank_deck() -> None:
     with pytest.raises(InvalidRules, match="classic_blank"):
         preset("official", {"blank_plus10": True})
