@@ -328,16 +328,25 @@ def _next_round() -> Command:
     return NextRound()
 
 
-def play_match(seed: int, checks: bool = True, max_steps: int = 200_000) -> dict[str, Any]:
+def play_match(seed: int, checks: bool = True, max_steps: int = 200_000,
+               events_stay: bool = False) -> dict[str, Any]:
+    """A random match played to its end; with ``events_stay``, every event the engine made is
+    then checked to read as it did when it was made (rooms keep events and encode them again
+    for a socket that resumes: one holding a list the game later changes would lie)."""
     rng = random.Random(seed)
     players = rng.randint(2, 10)
     rules = random_rules(rng, players)
     game, events = Game.start(players, rules, seed=seed)
+    made: list[tuple[Event, str]] = []
     if checks:
         check_all(game, events, rng)
     now_ms = 0
     for _ in range(max_steps):
+        if events_stay:
+            made += [(event, repr(event)) for event in events]
         if game.phase == "match_over":
+            changed = [(then, repr(event)) for event, then in made if repr(event) != then]
+            assert not changed, changed[0]
             state = game.state
             return {"players": players, "rounds": state.rounds_played, "rules": rules.to_dict()}
         events, now_ms = random_step(game, rng, now_ms)

@@ -51,3 +51,9 @@ def test_ten_thousand_random_games_keep_every_invariant_and_all_end() -> None:
         >= len(HOUSE_TOGGLES) - 1
     ]
     assert everything
+
+
+def test_no_event_changes_after_the_engine_made_it() -> None:
+    """Rooms keep the engine's events and encode them again when a socket resumes."""
+    for seed in range(300):
+        play_match(seed, checks=False, events_stay=True)

@@ -168,3 +168,29 @@ async def test_after_a_match_the_story_is_that_match_until_the_lobby_starts_a_ne
     for client in (podium, lobby):
         await client.close()
     await table.close()
+
+
+async def test_a_resume_gets_each_kept_event_exactly_as_it_went_out_live(
+    live_server: ServerProcess,
+) -> None:
+    """The room keeps events, not their frames, and encodes them again for a resume: the
+    lobby's, the deal's and the plays' frames must read as they did when they went out, though
+    the seats, hands and scores they name have changed since."""
+    hands = [["R1", "R2", "R3", "B7"], ["R4", "R6", "R8", "Y8"], ["Y1", "Y2", "R9", "G1"]]
+    table = await make_table(live_server, ["Ann", "Bob", "Cy"], seed=9,
+                             rules={**NO_TIMER, "idle_timeouts": 0}, deal=deal(hands))
+    ann, bob, cy = table.players
+    await ann.ok("start")
+    await ann.ok("play", card="R1")
+    await bob.ok("play", card="R4")
+    await cy.ok("play", card="R9")
+    await ann.ok("chat", text="so far so good")
+    await cy.event("chat")
+    live = {f["seq"]: f["event"] for f in cy.frames if f.get("type") == "event"}
+    again = await connect(live_server, table.code, table.tokens[2], seat=2, since=min(live) - 1)
+    await again.event("chat")
+    resumed = {f["seq"]: f["event"] for f in again.frames if f.get("type") == "event"}
+    assert {seq: resumed[seq] for seq in live} == live
+    assert any(e["kind"] == "round_started" and e.get("hand") for e in live.values())
+    await again.close()
+    await table.close()
