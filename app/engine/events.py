@@ -13,9 +13,11 @@ JSON = Any
 
 
 class Event:
-    """Treat as immutable, its dicts too: the engine shares some events (a plain turn's) between
-    games. A plain class with slots rather than a dataclass: built several times per command,
-    and its constructor is then native code in the compiled engine too."""
+    """Treat as immutable, its dicts too, and never put the game's own lists in one: the engine
+    shares some events (a plain turn's) between games, and a room keeps its recent events and
+    encodes them again for a socket that resumes (tests/engine/test_simulation.py holds them
+    unchanged). A plain class with slots rather than a dataclass: built several times per
+    command, and its constructor is then native code in the compiled engine too."""
 
     __slots__ = ("kind", "private", "public")
 
