@@ -8,17 +8,22 @@ import httpx
 
 from tests.server_fixture import ServerProcess
 
-from .client import Client, Frame, connect, make_table
+from .client import Client, Frame, Table, connect, make_table
 from .test_commands import NO_TIMER, deal
+
+
+async def dealt_table(live_server: ServerProcess) -> Table:
+    """Ann, Bob and Cy with known hands; Ann starts with R1, Bob follows with R4, Cy with R9."""
+    hands = [["R1", "R2", "R3", "B7"], ["R4", "R6", "R8", "Y8"], ["Y1", "Y2", "R9", "G1"]]
+    # O-IDLE off: with it a bot would take Cy's turn while Cy is gone (tests/rooms/test_idle.py).
+    return await make_table(live_server, ["Ann", "Bob", "Cy"], seed=9,
+                            rules={**NO_TIMER, "idle_timeouts": 0}, deal=deal(hands))
 
 
 async def test_resume_with_since_sends_exactly_the_missed_events(
     live_server: ServerProcess,
 ) -> None:
-    hands = [["R1", "R2", "R3", "B7"], ["R4", "R6", "R8", "Y8"], ["Y1", "Y2", "R9", "G1"]]
-    # O-IDLE off: with it a bot would take Cy's turn while Cy is gone (tests/rooms/test_idle.py).
-    table = await make_table(live_server, ["Ann", "Bob", "Cy"], seed=9,
-                             rules={**NO_TIMER, "idle_timeouts": 0}, deal=deal(hands))
+    table = await dealt_table(live_server)
     ann, bob, cy = table.players
     await ann.ok("start")
     await ann.ok("play", card="R1")
@@ -176,9 +181,7 @@ async def test_a_resume_gets_each_kept_event_exactly_as_it_went_out_live(
     """The room keeps events, not their frames, and encodes them again for a resume: the
     lobby's, the deal's and the plays' frames must read as they did when they went out, though
     the seats, hands and scores they name have changed since."""
-    hands = [["R1", "R2", "R3", "B7"], ["R4", "R6", "R8", "Y8"], ["Y1", "Y2", "R9", "G1"]]
-    table = await make_table(live_server, ["Ann", "Bob", "Cy"], seed=9,
-                             rules={**NO_TIMER, "idle_timeouts": 0}, deal=deal(hands))
+    table = await dealt_table(live_server)
     ann, bob, cy = table.players
     await ann.ok("start")
     await ann.ok("play", card="R1")
