@@ -15,7 +15,7 @@ from app.api.messages import parse_frame
 from app.bus import InProcessBus
 from app.cluster import calls
 from app.config import Settings
-from app.engine import parse_command
+from app.engine import Event, parse_command
 from app.jsonwire import compact_json
 from app.rooms import RoomError, RoomRegistry
 from app.rooms.codes import token_hash
@@ -165,8 +165,12 @@ def without_presence(meta: dict[str, Any]) -> dict[str, Any]:
 async def rebuilt_equals_live(store: MemoryRoomStore, room: Room) -> None:
     stored = await store.load_room(room.code)
     assert stored is not None
-    state, seq, _history = rebuilt_state(stored, 0)
+    state, seq, history = rebuilt_state(stored, 0)
     assert seq == room.seq
+    # The events kept for resumes: the replay's own where they match, each as stored.
+    stored_events = {int(e["seq"]): Event.from_dict(e) for r in stored.records for e in r.events}
+    assert [s for s, _ in history] == sorted(stored_events)
+    assert all(event == stored_events[s] for s, event in history)
     assert without_presence(state.meta.to_dict()) == without_presence(room.state.meta.to_dict())
     live, again = room.state.game, state.game
     assert (live is None) == (again is None)
