@@ -151,8 +151,7 @@ class Journal:
         if since is not None and 0 <= since <= self.seq:
             oldest = self.seq - len(history) + 1  # the first kept event's seq
             if since >= oldest - 1:
-                frames = [event_frame(oldest + i, history[i].for_viewer(seat))
-                          for i in range(since - oldest + 1, len(history))]
+                frames = self._kept_frames(since - oldest + 1, seat)
                 if frames and seat is not None:  # O-LEGAL: the seat's list as it is now
                     frames[-1] = with_legal(frames[-1], self._legal.get(seat, []))
                 return frames
@@ -165,11 +164,17 @@ class Journal:
         lobby = state.meta.phase == LOBBY
         begins = "match_over" if lobby else "match_started"
         start = 0
-        first = self.seq - len(history) + 1
         for index in range(len(history) - 1, -1, -1):
             if history[index].kind == begins:
                 start = index + 1 if lobby else index
                 break
-        frames = [event_frame(first + i, history[i].for_viewer(seat))
-                  for i in range(start, len(history))]
+        frames = self._kept_frames(start, seat)
         return f'{{"type":"recent","events":[{",".join(frames)}]}}'
+
+    def _kept_frames(self, start: int, seat: int | None) -> list[str]:
+        """The kept events from the ``start``-th on, each encoded again as ``seat`` (None: a
+        spectator) may see it; their seqs follow from their places."""
+        history = self._history
+        first = self.seq - len(history) + 1  # the first kept event's seq
+        return [event_frame(first + i, history[i].for_viewer(seat))
+                for i in range(start, len(history))]
