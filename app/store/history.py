@@ -259,6 +259,7 @@ def _abandon(conn: Connection, match_id: int, last_seq: int | None) -> None:
     if match.status != RUNNING:
         return
     if last_seq is None:
-        last_seq = queries.last_logged_seq(conn, match_id) or match.first_seq
+        last_seq = (queries.last_logged_seq(conn, match.room_id, match.first_seq, match_id)
+                    or match.first_seq)
     update_match(conn, match_id, status=ABANDONED, last_seq=last_seq, ended_at=utcnow())
     tag_log(conn, match.room_id, match_id, match.first_seq, last_seq)

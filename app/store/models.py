@@ -216,9 +216,9 @@ class RoomLogLine(Base):
     command: Mapped[dict[str, Any]]
     now_ms: Mapped[int] = mapped_column(BigInteger)
     events: Mapped[list[Any]]
-    match_id: Mapped[int | None] = mapped_column(
-        ForeignKey("matches.id", ondelete="SET NULL"), index=True
-    )
+    # No index of its own (each append paid for one): a match's lines are its room's from
+    # its first seq on (``queries.match_lines``).
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
 
 
 class Round(Base):

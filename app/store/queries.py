@@ -12,7 +12,7 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import ColumnElement, Connection, and_, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .leagues import league_info, standings
@@ -39,9 +39,18 @@ def iso(moment: datetime | None) -> str | None:
     return moment.isoformat()
 
 
-def last_logged_seq(conn: Connection, match_id: int) -> int | None:
+def match_lines(room_id: Any, first_seq: Any, match_id: Any) -> ColumnElement[bool]:
+    """The room log's lines of a match (values, or the ``Match`` table's columns for a
+    correlated query), found through the log's primary key: its room's lines from its first
+    seq on."""
+    return and_(RoomLogLine.room_id == room_id, RoomLogLine.seq >= first_seq,
+                RoomLogLine.match_id == match_id)
+
+
+def last_logged_seq(conn: Connection, room_id: int, first_seq: int, match_id: int) -> int | None:
+    """The seq of the last line logged for the match, if any."""
     result = conn.execute(
-        select(func.max(RoomLogLine.seq)).where(RoomLogLine.match_id == match_id)
+        select(func.max(RoomLogLine.seq)).where(match_lines(room_id, first_seq, match_id))
     )
     value = result.scalar_one_or_none()
     return None if value is None else int(value)
@@ -133,14 +142,16 @@ def _public_event(event: dict[str, Any]) -> dict[str, Any]:
 
 
 async def match_log(conn: AsyncConnection, match_id: int) -> dict[str, Any] | None:
-    status = (
-        await conn.execute(select(Match.status).where(Match.id == match_id))
-    ).scalar_one_or_none()
-    if status is None:
+    match = (
+        await conn.execute(select(Match.room_id, Match.first_seq, Match.status)
+                           .where(Match.id == match_id))
+    ).one_or_none()
+    if match is None:
         return None
+    status = match.status
     lines = await conn.execute(
         select(RoomLogLine.__table__)
-        .where(RoomLogLine.match_id == match_id)
+        .where(match_lines(match.room_id, match.first_seq, match_id))
         .order_by(RoomLogLine.seq)
     )
     log: list[dict[str, Any]] = []

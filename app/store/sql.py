@@ -52,6 +52,7 @@ from .models import (
     RoomSnapshot,
     utcnow,
 )
+from .queries import match_lines
 
 T = TypeVar("T")
 
@@ -205,7 +206,7 @@ class SqlRoomStore:
             )
             last_logged = (
                 select(func.max(RoomLogLine.seq))
-                .where(RoomLogLine.match_id == Match.id)
+                .where(match_lines(Match.room_id, Match.first_seq, Match.id))
                 .scalar_subquery()
             )
             await conn.execute(

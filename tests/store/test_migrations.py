@@ -18,7 +18,7 @@ from app.store.models import Base
 from tests.services import drop_postgres_database, fresh_postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
-HEAD = "0004"
+HEAD = "0005"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -144,6 +144,43 @@ async def test_0004_adds_revisions_and_presence_keeping_every_tournament(empty_u
         assert "tournament_presence" not in tables and version == ["0003"]
         async with engine.connect() as conn:
             assert (await conn.execute(text("SELECT count(*) FROM tournaments"))).scalar() == 1
+    finally:
+        await dispose_engine(engine)
+
+
+async def log_indexes(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return set(await conn.run_sync(
+                lambda c: {str(index["name"]) for index in inspect(c).get_indexes("room_log")}))
+    finally:
+        await dispose_engine(engine)
+
+
+async def test_0005_drops_the_log_index_on_matches_keeping_every_line(empty_url: str) -> None:
+    await migrate(empty_url, "0004")
+    assert "ix_room_log_match_id" in await log_indexes(empty_url)
+    engine = create_engine(empty_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(
+                "INSERT INTO rooms (id, code, meta, created_at, generation)"
+                " VALUES (7, 'ABCDE', '{}', CURRENT_TIMESTAMP, 0)"))
+            await conn.execute(text(
+                "INSERT INTO matches (id, room_id, seed, rules, seats, first_seq, status,"
+                " started_at) VALUES (3, 7, 1, '{}', 4, 2, 'running', CURRENT_TIMESTAMP)"))
+            for seq in (1, 2, 3):
+                await conn.execute(text(
+                    "INSERT INTO room_log (room_id, seq, seat, command, now_ms, events, match_id)"
+                    f" VALUES (7, {seq}, 0, '{{}}', 0, '[]', {'NULL' if seq == 1 else 3})"))
+        await migrate(empty_url)
+        assert "ix_room_log_match_id" not in await log_indexes(empty_url)
+        async with engine.connect() as conn:
+            rows = await conn.execute(text("SELECT seq, match_id FROM room_log ORDER BY seq"))
+            assert [tuple(row) for row in rows] == [(1, None), (2, 3), (3, 3)]
+        await downgrade(empty_url, "0004")
+        assert "ix_room_log_match_id" in await log_indexes(empty_url)
     finally:
         await dispose_engine(engine)
 
