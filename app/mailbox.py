@@ -52,28 +52,6 @@ class Mailbox(Generic[T]):
             await self.wait()
         return self._items.pop(0)  # short: a room answers each message before the next
 
-    async def get_within(self, delay: float | None) -> T | None:
-        """The oldest item; None once ``delay`` seconds pass without one (None: no limit).
-        A timer on the waiter, not ``asyncio.timeout``: a room waits this way for each of its
-        messages, and a Timeout context cost a handle, a task lookup and a reschedule each."""
-        if self._items:
-            return self._items.pop(0)
-        if delay is None:
-            return await self.get()
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + delay
-        while not self._items:
-            if loop.time() >= deadline:
-                return None
-            waiter = self._waiter = loop.create_future()
-            timer = loop.call_at(deadline, _expire, waiter)
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-                timer.cancel()
-        return self._items.pop(0)
-
     def arrival(self) -> asyncio.Future[None]:
         """What ``wait`` awaits, as a bare future (no coroutine): done once an item is put or
         ``wake`` is called. For a reader that awaits it once per item (a socket's messages)."""
@@ -93,9 +71,59 @@ class Mailbox(Generic[T]):
         return items
 
 
-def _expire(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
+class Inbox(Mailbox[T]):
+    """A room's inbox: its reader waits for the next item or the room's deadline (a turn's
+    clock), whichever comes first."""
+
+    __slots__ = ("_timer",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._timer: asyncio.TimerHandle | None = None  # pending: rings at ``when()``
+
+    async def get_within(self, delay: float | None) -> T | None:
+        """The oldest item; None once ``delay`` seconds pass without one (None: no limit).
+        A timer that wakes the reader, not ``asyncio.timeout``: a room waits this way for each
+        of its messages, and a Timeout context cost a handle, a task lookup and a reschedule
+        each."""
+        if self._items:
+            return self._items.pop(0)
+        if delay is None:
+            return await self.get()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + delay
+        while not self._items:
+            if loop.time() >= deadline:
+                return None
+            self._ring_by(loop, deadline)
+            waiter = self._waiter = loop.create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+    def _ring_by(self, loop: asyncio.AbstractEventLoop, deadline: float) -> None:
+        """A wake at ``deadline`` or before. A pending timer that rings no later stays: a room's
+        next deadline is mostly later than its last (the next turn's clock), and its early ring
+        only makes the wait look again. So a room sets a timer about once per turn's time that
+        passes, not once per message (each cost uvloop a timer made, then cancelled)."""
+        timer = self._timer
+        if timer is not None:
+            if timer.when() <= deadline:
+                return
+            timer.cancel()
+        self._timer = loop.call_at(deadline, self._ring)
+
+    def _ring(self) -> None:
+        self._timer = None
+        self.wake()
+
+    def close(self) -> None:
+        """The reader is gone: its timer need not ring (nor keep this inbox until then)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 class Flag:

@@ -18,7 +18,7 @@ from app.bus import Bus
 from app.codes import Close
 from app.config import Settings
 from app.engine import EngineError
-from app.mailbox import Mailbox
+from app.mailbox import Inbox
 from app.store.base import RoomStore
 from app.store.errors import NotOwner
 
@@ -72,7 +72,7 @@ class Room:
         journal = Journal(state.meta.code, store, bus, recorder, settings, seq, history)
         self._actor = RoomActor(state, journal, store, recorder, settings, clock, self._later)
         self._idle_seconds = settings.idle_seconds
-        self._inbox: Mailbox[Envelope] = Mailbox()
+        self._inbox: Inbox[Envelope] = Inbox()
         self._stopped = False
         self._task: asyncio.Task[None] | None = None
         self.on_stop: Callable[[Room], None] | None = None  # the registry's, once
@@ -204,6 +204,8 @@ class Room:
                 if isinstance(envelope.message, Drained):
                     return
                 await self._handle(envelope)
+                # Not kept (its command, person and future) while the room waits for the next.
+                del envelope
                 if actor.unloaded:
                     await self._shut(None, "")
                     return
@@ -217,6 +219,7 @@ class Room:
             await self._shut(Close.RELOAD, "the room is reloading: reconnect and resume")
         finally:
             self._stopped = True
+            self._inbox.close()
             self._fail_waiting()
 
     async def _handle(self, envelope: Envelope) -> None:

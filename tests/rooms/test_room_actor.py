@@ -150,3 +150,26 @@ async def test_a_commands_ack_goes_out_in_the_same_write_as_its_events() -> None
     assert [[f["type"] for f in write] for write in frames] == [["event", "ack"]], frames
     assert frames[0][0]["event"]["kind"] == "chat" and frames[0][1]["id"] == 7
     await registry.close()
+
+
+async def test_a_room_waiting_for_its_next_message_keeps_nothing_of_the_last_command() -> None:
+    # A room's last command (its person, its envelope and future) stayed alive until the next
+    # message: memory per room, and objects the collector traversed once more.
+    import gc  # noqa: PLC0415
+
+    from app.rooms.messages import Envelope, SeatCommand  # noqa: PLC0415
+
+    registry = RoomRegistry(MemoryRoomStore(), InProcessBus(), settings())
+    code = await make_room(registry)
+    room = await registry.get(code)
+    assert room is not None
+
+    def commands_alive() -> set[int]:  # type(), not isinstance: no dead weak proxy's error
+        return {id(o) for o in gc.get_objects() if type(o) in (Envelope, SeatCommand)}
+
+    before = commands_alive()  # other tests' leftovers, if any
+    await room.command(Person(0), COMMANDS.from_wire({"type": "start"}))
+    await asyncio.sleep(0.05)  # the room's loop waits for its next message
+    alive = commands_alive() - before
+    await registry.close()
+    assert alive == set()
