@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import Connection, Inspector, inspect, text
 
 from app.store.db import create_engine, dispose_engine, downgrade, migrate
 from app.store.models import Base
@@ -55,14 +55,22 @@ async def test_upgrade_downgrade_upgrade_on_an_empty_database(empty_url: str) ->
     assert await tables_and_version(empty_url) == (all_tables, [HEAD])
 
 
-async def room_columns(url: str) -> set[str]:
+async def inspected(url: str, read: Callable[[Inspector], set[str]]) -> set[str]:
+    """What ``read`` finds in the database's schema."""
     engine = create_engine(url)
     try:
         async with engine.connect() as conn:
-            return set(await conn.run_sync(
-                lambda c: {col["name"] for col in inspect(c).get_columns("rooms")}))
+            return await conn.run_sync(lambda c: read(inspect(c)))
     finally:
         await dispose_engine(engine)
+
+
+async def room_columns(url: str) -> set[str]:
+    return await inspected(url, lambda i: {col["name"] for col in i.get_columns("rooms")})
+
+
+async def log_indexes(url: str) -> set[str]:
+    return await inspected(url, lambda i: {str(ix["name"]) for ix in i.get_indexes("room_log")})
 
 
 async def test_0002_adds_the_fencing_generation_and_goes_back_keeping_every_room(
@@ -144,16 +152,6 @@ async def test_0004_adds_revisions_and_presence_keeping_every_tournament(empty_u
         assert "tournament_presence" not in tables and version == ["0003"]
         async with engine.connect() as conn:
             assert (await conn.execute(text("SELECT count(*) FROM tournaments"))).scalar() == 1
-    finally:
-        await dispose_engine(engine)
-
-
-async def log_indexes(url: str) -> set[str]:
-    engine = create_engine(url)
-    try:
-        async with engine.connect() as conn:
-            return set(await conn.run_sync(
-                lambda c: {str(index["name"]) for index in inspect(c).get_indexes("room_log")}))
     finally:
         await dispose_engine(engine)
 
