@@ -1,5 +1,5 @@
-"""A room's inbox waits with a deadline: a room waits for its next message or its timer, whichever
-comes first (app/mailbox.py)."""
+"""A room's inbox waits with a deadline: a room waits for its next message or its turn's clock
+(O-TIMER), whichever comes first (app/mailbox.py)."""
 
 from __future__ import annotations
 
