@@ -177,6 +177,12 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
     return _plays(state, seat) + _other_commands(state, seat)
 
 
+# One plain play's wire message per card, shared by every list that offers it (a room keeps
+# each seat's last list, and every commit makes four): never changed once made.
+_PLAY_WIRE: tuple[dict[str, Any], ...] = tuple({"type": "play", "card": text} for text in CARD_TEXT)
+_CHOOSE_COLOR_WIRE: dict[str, Any] = {"type": "choose_color"}
+
+
 def legal_wire(state: GameState, seat: int) -> list[dict[str, Any]]:
     """O-LEGAL: ``legal_commands`` in PROTOCOL.md's compact form. One play per card kind, with
     no ``color`` or ``target`` (the client adds them); under H-MULTI also, once, the play with
@@ -187,18 +193,16 @@ def legal_wire(state: GameState, seat: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if not state.rules.no_hints:
         for card in playable_cards(state, seat):
-            text = CARD_TEXT[card]
-            out.append({"type": "play", "card": text})
+            out.append(_PLAY_WIRE[card])
             several = _several(state, seat, card)
             if several:
-                out.append(
-                    {"type": "play", "card": text, "more": [CARD_TEXT[c] for c in several[0]]}
-                )
+                out.append({"type": "play", "card": CARD_TEXT[card],
+                            "more": [CARD_TEXT[c] for c in several[0]]})
     colors = False
     for command in _other_commands(state, seat):
         if isinstance(command, ChooseColor):
             if not colors:
-                out.append({"type": "choose_color"})
+                out.append(_CHOOSE_COLOR_WIRE)
                 colors = True
         else:
             out.append(command_to_wire(command))
