@@ -140,9 +140,13 @@ async def serve_socket(scope: Scope, receive: Receive, send: Send, services: Ser
 
 
 # Read by the server and the routing before the endpoint runs, never after: ASGI's versions,
-# the raw path, the subprotocols asked for, the copy of the lifespan's state, the HTTP response
-# extension (about 400 bytes a socket).
-_HANDSHAKE_ONLY = ("asgi", "raw_path", "subprotocols", "state")
+# the HTTP version and scheme, both ends' paths and the server's address, the raw path, the
+# headers and the query string (the token), the subprotocols asked for, the copy of the
+# lifespan's state, the HTTP response extension. What stays is what a socket still reads (its
+# type, the client's address, the protocol's extensions) and what the routing put there for
+# itself (a tournament socket's exit stacks): about 350 bytes a socket less than keeping them.
+_HANDSHAKE_ONLY = frozenset(("asgi", "http_version", "scheme", "server", "root_path", "path",
+                             "raw_path", "query_string", "headers", "subprotocols", "state"))
 
 
 def forget_the_handshake(ws: WebSocket) -> None:
@@ -151,8 +155,6 @@ def forget_the_handshake(ws: WebSocket) -> None:
     what else the scope held only for the handshake."""
     scope = ws.scope
     kept = {key: value for key, value in scope.items() if key not in _HANDSHAKE_ONLY}
-    kept["headers"] = []
-    kept["query_string"] = b""
     scope.clear()  # the same dict (the server and Starlette hold it), its table made anew:
     scope.update(kept)  # a dict never shrinks as keys are popped (192 bytes a socket)
     scope.get("extensions", {}).pop("websocket.http.response", None)

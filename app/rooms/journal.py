@@ -4,10 +4,11 @@ engine snapshots now and then, and the match history told of rounds and results.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
 from collections import deque
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.bus import Bus
 from app.config import Settings
@@ -17,8 +18,8 @@ from app.store.base import RoomRecord, RoomStore
 from app.store.records import format_for
 from app.store.records import stamped as stamp
 
-from .controls import Control, Events, to_wire
-from .hub import add_legal, encode_event, event_frame, room_topic, with_legal
+from .controls import Control, EncodedEvent, Events, to_wire
+from .hub import add_legal, encode_event, event_frame, frame_for, room_topic, with_legal
 from .meta import LOBBY
 from .metrics import METRICS
 from .people import Person
@@ -29,6 +30,23 @@ from .views import state_view
 log = logging.getLogger("uno.room")
 
 Stamped = tuple[int, Event]  # an event and its seq
+
+# The kinds the engine mostly shares between tables (a plain turn's, a play's, a one-card
+# draw's, a skip, a reverse): kept as the events, a reference each. Any other event is kept as
+# the frames its commit made (a join's seat list, a deal's hands, a presence): its text costs
+# less than half its dicts (a join of eight seats: 1.0 KB, 2.2 as dicts). A kind misjudged
+# here costs bytes, never a frame.
+_KEPT_AS_EVENTS = frozenset(("turn", "played", "drew", "skipped", "reversed"))
+
+
+class KeptFrames(NamedTuple):
+    """A kept event as its frames (``encode_event``'s, before any legal moves were added)."""
+
+    kind: str
+    encoded: EncodedEvent
+
+
+Kept = Event | KeptFrames
 
 
 class Journal:
@@ -43,11 +61,11 @@ class Journal:
         self._recorder = recorder
         self._snapshot_every = settings.snapshot_every
         self.format = format_for(settings.record_format, settings.testing)
-        # The kept events, oldest first, the last one's seq being ``seq`` (the seq is gap-free),
-        # as the engine made them, not as their frames: most are shared between tables (a plain
-        # turn's), so keeping one costs a reference where its frames cost 160 bytes; a resume
-        # encodes again the few it sends.
-        self._history: deque[Event] = deque(maxlen=settings.keep_events)
+        # The kept events, oldest first, the last one's seq being ``seq`` (the seq is gap-free):
+        # the engine's own where it shares them between tables (a plain turn's: a reference
+        # where its frames cost 160 bytes; a resume encodes again the few it sends), the
+        # others as their frames (``_KEPT_AS_EVENTS``).
+        self._history: deque[Kept] = deque(maxlen=settings.keep_events)
         self._keep(seq, history or [])
         self._since_snapshot = 0
         self._legal: dict[int, list[dict[str, Any]]] = {}  # each person's moves, as last sent
@@ -99,8 +117,10 @@ class Journal:
             raise
         self._since_snapshot = 0 if snapshot is not None else self._since_snapshot + 1
         METRICS.commits.observe(time.perf_counter() - storing)
-        self._history.extend(events)  # their seqs follow from the order
         encoded = [encode_event(seq, event) for seq, event in stamped]
+        self._history.extend(  # their seqs follow from the order
+            event if event.kind in _KEPT_AS_EVENTS else KeptFrames(event.kind, frames)
+            for event, frames in zip(events, encoded, strict=True))
         legal = self._legal_changes(state)
         if legal and stamped:  # the new lists ride on the command's last event
             encoded[-1] = add_legal(encoded[-1], legal)
@@ -176,5 +196,6 @@ class Journal:
         spectator) may see it; their seqs follow from their places."""
         history = self._history
         first = self.seq - len(history) + 1  # the first kept event's seq
-        return [event_frame(first + i, history[i].for_viewer(seat))
-                for i in range(start, len(history))]
+        return [event_frame(first + i, kept.for_viewer(seat)) if isinstance(kept, Event)
+                else frame_for(kept.encoded, seat)
+                for i, kept in enumerate(itertools.islice(history, start, None), start)]

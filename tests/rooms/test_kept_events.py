@@ -1,8 +1,12 @@
-"""The events a room keeps for resuming sockets (``Journal``): kept as the events themselves,
-each socket given exactly the frames ``encode_event`` makes for its seat (a private part to its
-seat alone), the seqs following from the order; a history that is not gap-free is not kept."""
+"""The events a room keeps for resuming sockets (``Journal``): the engine's shared ones as the
+events, the others as their frames, each socket given exactly the frames ``encode_event`` makes
+for its seat (a private part to its seat alone), the seqs following from the order; a history
+that is not gap-free is not kept."""
 
 from __future__ import annotations
+
+import tracemalloc
+from typing import Any
 
 from app.bus import InProcessBus
 from app.config import Settings
@@ -13,6 +17,7 @@ from app.rooms.meta import RoomMeta, SeatInfo
 from app.rooms.people import Person
 from app.rooms.recorder import NoRecorder
 from app.rooms.state import RoomState
+from app.store.base import RoomRecord
 from app.store.memory import MemoryRoomStore
 
 
@@ -28,8 +33,16 @@ def events(first: int, count: int) -> list[Stamped]:
     return made
 
 
+class Forgets(MemoryRoomStore):
+    """A store that takes every record and keeps none: what a room keeps is all there is."""
+
+    async def append(self, code: str, record: RoomRecord, meta: dict[str, Any] | None,
+                     snapshot: dict[str, Any] | None = None) -> None:
+        return None
+
+
 def journal(seq: int, history: list[Stamped], keep: int = 64) -> Journal:
-    return Journal("BCDF", MemoryRoomStore(), InProcessBus(), NoRecorder(),
+    return Journal("BCDF", Forgets(), InProcessBus(), NoRecorder(),
                    Settings(keep_events=keep), seq, history)
 
 
@@ -73,3 +86,44 @@ def test_kept_events_give_back_their_frames_exactly_across_seq_digits_and_any_te
         if seat is not None:
             frames[-1] = frames[-1].removesuffix(',"legal":[]}') + "}"
         assert frames == [frame_for(encode_event(*e), seat) for e in history]
+
+
+def joined(seat: int) -> Event:
+    seats = [{"seat": s, "name": f"player {s}", "bot": False, "connected": True, "away": False}
+             for s in range(seat + 1)]
+    return Event("joined", {"seat": seat, "name": f"player {seat}", "bot": False,
+                            "seats": seats, "host": 0})
+
+
+async def test_events_kept_by_commits_resume_as_the_frames_that_went_out() -> None:
+    kept = journal(0, [])
+    made: list[Event] = [joined(0), Event("presence", {"seat": 0, "connected": True}),
+                         Event("turn", {"seat": 1}),
+                         Event("drew", {"seat": 1, "count": 2}, {1: {"cards": ["R7", "B2"]}}),
+                         joined(1)]
+    for event in made:
+        await kept.commit(STATE, 0, {"type": "chat"}, [event], 0)
+    for seat in (None, 0, 1, 2):
+        frames = kept.resume_frames(STATE, Person(seat), 0, 0)
+        if seat is not None:
+            frames[-1] = frames[-1].removesuffix(',"legal":[]}') + "}"
+        assert frames == [frame_for(encode_event(seq, e), seat)
+                          for seq, e in enumerate(made, 1)]
+        assert ('"B2"' in "".join(frames)) == (seat == 1)  # a private part to its seat alone
+    recent = kept.resume_frames(STATE, Person(1), None, 0)[1]
+    assert recent.count('"kind":"joined"') == 2  # a fresh socket's story: the kinds still read
+
+
+async def test_a_kept_join_costs_its_text_not_its_dicts() -> None:
+    # A table's first events (the joins, each with the seat list) stay kept until 64 more
+    # come: as the event's dicts, 2.2 KB a join of eight seats; as its frames, 1 KB.
+    kept = journal(0, [], keep=64)
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        for _ in range(64):
+            await kept.commit(STATE, 0, {"type": "chat"}, [joined(7)], 0)
+        after, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (after - before) / 64 < 1200
