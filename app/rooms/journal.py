@@ -8,7 +8,7 @@ import itertools
 import logging
 import time
 from collections import deque
-from typing import Any, NamedTuple
+from typing import Any
 
 from app.bus import Bus
 from app.config import Settings
@@ -31,21 +31,19 @@ log = logging.getLogger("uno.room")
 
 Stamped = tuple[int, Event]  # an event and its seq
 
-# The kinds the engine mostly shares between tables (a plain turn's, a play's, a one-card
-# draw's, a skip, a reverse): kept as the events, a reference each. Any other event is kept as
-# the frames its commit made (a join's seat list, a deal's hands, a presence): its text costs
-# less than half its dicts (a join of eight seats: 1.0 KB, 2.2 as dicts). A kind misjudged
-# here costs bytes, never a frame.
-_KEPT_AS_EVENTS = frozenset(("turn", "played", "drew", "skipped", "reversed"))
+# The kinds that carry the room's seat list (and not the shared rules, as ``match_started``
+# does): kept as the frames their commit made, whose text costs less than half the seat dicts
+# (a join of eight seats: 1.0 KB, 2.2 as dicts), and a table's four joins stay kept until 64
+# more events have come. Every other event is kept as itself: the engine shares most of them
+# between tables (a plain turn's, a play's: a reference each), and a resume encodes again the
+# few it sends. A kind misjudged here costs bytes, never a frame.
+_KEPT_AS_FRAMES = frozenset(("joined", "left", "replaced", "seats_freed", "seated",
+                             "join_answered"))
 
 
-class KeptFrames(NamedTuple):
-    """A kept event as its frames (``encode_event``'s, before any legal moves were added)."""
-
-    kind: str
-    encoded: EncodedEvent
-
-
+# A kept event as its kind and the frames its commit made (``encode_event``'s, before any legal
+# moves were added): a plain tuple, the cheapest thing to build on a commit.
+KeptFrames = tuple[str, EncodedEvent]
 Kept = Event | KeptFrames
 
 
@@ -62,9 +60,7 @@ class Journal:
         self._snapshot_every = settings.snapshot_every
         self.format = format_for(settings.record_format, settings.testing)
         # The kept events, oldest first, the last one's seq being ``seq`` (the seq is gap-free):
-        # the engine's own where it shares them between tables (a plain turn's: a reference
-        # where its frames cost 160 bytes; a resume encodes again the few it sends), the
-        # others as their frames (``_KEPT_AS_EVENTS``).
+        # as the events, but those carrying the seat list as their frames (``_KEPT_AS_FRAMES``).
         self._history: deque[Kept] = deque(maxlen=settings.keep_events)
         self._keep(seq, history or [])
         self._since_snapshot = 0
@@ -118,9 +114,12 @@ class Journal:
         self._since_snapshot = 0 if snapshot is not None else self._since_snapshot + 1
         METRICS.commits.observe(time.perf_counter() - storing)
         encoded = [encode_event(seq, event) for seq, event in stamped]
-        self._history.extend(  # their seqs follow from the order
-            event if event.kind in _KEPT_AS_EVENTS else KeptFrames(event.kind, frames)
-            for event, frames in zip(events, encoded, strict=True))
+        history = self._history  # their seqs follow from the order
+        if meta_changed:  # the seat list changes with the meta: only then, a look at each kind
+            for event, frames in zip(events, encoded, strict=True):
+                history.append((event.kind, frames) if event.kind in _KEPT_AS_FRAMES else event)
+        else:  # a move: its events as they are, at C's pace
+            history.extend(events)
         legal = self._legal_changes(state)
         if legal and stamped:  # the new lists ride on the command's last event
             encoded[-1] = add_legal(encoded[-1], legal)
@@ -185,7 +184,7 @@ class Journal:
         begins = "match_over" if lobby else "match_started"
         start = 0
         for index in range(len(history) - 1, -1, -1):
-            if history[index].kind == begins:
+            if _kind(history[index]) == begins:
                 start = index + 1 if lobby else index
                 break
         frames = self._kept_frames(start, seat)
@@ -197,5 +196,9 @@ class Journal:
         history = self._history
         first = self.seq - len(history) + 1  # the first kept event's seq
         return [event_frame(first + i, kept.for_viewer(seat)) if isinstance(kept, Event)
-                else frame_for(kept.encoded, seat)
+                else frame_for(kept[1], seat)
                 for i, kept in enumerate(itertools.islice(history, start, None), start)]
+
+
+def _kind(kept: Kept) -> str:
+    return kept.kind if isinstance(kept, Event) else kept[0]

@@ -1,7 +1,7 @@
-"""The events a room keeps for resuming sockets (``Journal``): the engine's shared ones as the
-events, the others as their frames, each socket given exactly the frames ``encode_event`` makes
-for its seat (a private part to its seat alone), the seqs following from the order; a history
-that is not gap-free is not kept."""
+"""The events a room keeps for resuming sockets (``Journal``): as the events, those carrying the
+seat list as their frames, each socket given exactly the frames ``encode_event`` makes for its
+seat (a private part to its seat alone), the seqs following from the order; a history that is
+not gap-free is not kept."""
 
 from __future__ import annotations
 
@@ -101,8 +101,9 @@ async def test_events_kept_by_commits_resume_as_the_frames_that_went_out() -> No
                          Event("turn", {"seat": 1}),
                          Event("drew", {"seat": 1, "count": 2}, {1: {"cards": ["R7", "B2"]}}),
                          joined(1)]
-    for event in made:
-        await kept.commit(STATE, 0, {"type": "chat"}, [event], 0)
+    for event in made:  # a join comes with a new meta (its seat), a move without
+        await kept.commit(STATE, 0, {"type": "chat"}, [event], 0,
+                          meta_changed=event.kind == "joined")
     for seat in (None, 0, 1, 2):
         frames = kept.resume_frames(STATE, Person(seat), 0, 0)
         if seat is not None:
@@ -122,7 +123,7 @@ async def test_a_kept_join_costs_its_text_not_its_dicts() -> None:
     try:
         before, _ = tracemalloc.get_traced_memory()
         for _ in range(64):
-            await kept.commit(STATE, 0, {"type": "chat"}, [joined(7)], 0)
+            await kept.commit(STATE, 0, {"type": "chat"}, [joined(7)], 0, meta_changed=True)
         after, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
