@@ -572,13 +572,16 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(5)
 
 
-def wait_up(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
+def wait_up(url: str, process: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
+    """Until ``url`` answers; a server that does not within ``seconds`` is stopped (a slow one
+    left running would load every later run)."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and process.poll() is None:
         with contextlib.suppress(httpx.HTTPError):
             httpx.get(url, timeout=1)
             return
         time.sleep(0.1)
+    stop(process)
     raise RuntimeError(f"{url} did not come up")
 
 

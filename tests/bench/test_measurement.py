@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import subprocess
+import sys
 import time
 
 import pytest
@@ -67,3 +69,18 @@ def test_a_move_sent_in_the_warm_up_counts_there_even_if_answered_in_the_window(
     move(sent_at=11.0, answered_at=11.02)
     assert warmup == [(8.0, 4.5)]
     assert [(sent, round(latency, 3)) for sent, latency in window] == [(11.0, 0.02)]
+
+
+def test_a_server_that_does_not_come_up_in_time_is_stopped_not_left_running() -> None:
+    # bench.memory --trace's server (tracemalloc, the engine's sources) once took longer than
+    # the wait: the benchmark failed and its server stayed, using a core's 3 % beside every
+    # later run.
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        with pytest.raises(RuntimeError, match="did not come up"):
+            bench_server.wait_up(f"http://127.0.0.1:{bench_server.free_port()}/healthz", slow,
+                                 seconds=0.5)
+        assert slow.poll() is not None
+    finally:
+        slow.kill()
+        slow.wait()
