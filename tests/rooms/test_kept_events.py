@@ -1,7 +1,7 @@
-"""The events a room keeps for resuming sockets (``Journal``): as the events, those carrying the
-seat list as their frames, each socket given exactly the frames ``encode_event`` makes for its
-seat (a private part to its seat alone), the seqs following from the order; a history that is
-not gap-free is not kept."""
+"""O-DISCONNECT: a reconnecting socket resumes from the events its room keeps (``Journal``): as
+the events, those carrying the seat list as their frames, each socket given exactly the frames
+``encode_event`` makes for its seat (a private part to its seat alone), the seqs following from
+the order; a history that is not gap-free is not kept."""
 
 from __future__ import annotations
 
