@@ -61,6 +61,7 @@ class MemorySocket:
         self._clients = clients
         self._inbox: list[dict[str, Any]] = []
         self._arrival: asyncio.Future[None] | None = None
+        self._listener: Any = None
         self.open = True
 
     # DirectWriter
@@ -85,10 +86,21 @@ class MemorySocket:
     def take_message(self) -> dict[str, Any]:
         return self._inbox.pop(0)
 
+    def listen(self, listener: Any) -> None:
+        self._listener = listener
+        if self._inbox:
+            listener()
+
+    def end(self) -> None:
+        self._listener = None
+        self.open = False
+
     def put(self, message: dict[str, Any]) -> None:
         self._inbox.append(message)
         if self._arrival is not None and not self._arrival.done():
             self._arrival.set_result(None)
+        if self._listener is not None:
+            self._listener()
 
     # What a player's side calls (bench/server.py's ``Seat.ws``)
     def send(self, text: str) -> None:
@@ -189,6 +201,7 @@ async def measure(rooms: int, moves: int, interval: float,
             for seat in table.seats:
                 seat.ws.close()  # type: ignore[union-attr]
         await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.sleep(0.1)  # the sockets' ends (read by the protocol's calls)
     return {"moves": done, "server_us_per_move": (cpu - client_seconds) / done * 1e6,
             "players_us_per_move": client_seconds / done * 1e6, "seconds": wall}
 

@@ -25,6 +25,7 @@ from .errors import ApiError
 from .limits import RateLimiter
 from .rooms import count_room, count_token, league_rules, qr_response
 from .schemas import ERRORS
+from .socket_reading import next_text
 from .tournament_schemas import (
     MESSAGE,
     CreateTournament,
@@ -35,7 +36,7 @@ from .tournament_schemas import (
     TournamentCreated,
     TournamentJoined,
 )
-from .ws import forget_the_handshake, next_text, socket_query
+from .ws import forget_the_handshake, socket_query
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"], responses=ERRORS)
 socket_router = APIRouter()

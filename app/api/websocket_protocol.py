@@ -20,9 +20,13 @@ held per socket.
 - The endpoint takes each message from the protocol itself (``DirectReader``:
   ``arrival`` and ``take_message``), not through ASGI's ``receive``: its four coroutines a
   message, each waiting seconds for the client's next one, were the largest part of what the
-  collector traversed. uvicorn stops reading after every message until the app takes it (two
-  calls into the event loop a message); here reading stops only once ``READ_AHEAD`` messages
-  wait, which bounds what a socket buffers all the same.
+  collector traversed. Or, once it ``listen``s, the protocol calls it whenever a message
+  waits: the app's task may then end with the socket open (a task, its coroutine and the
+  future it waits on, about 1 KB a socket), and the socket is closed when the endpoint says it
+  is done with it (``end``), as the task's end would close it. uvicorn stops reading after
+  every message until the app takes it (two calls into the event loop a message); here
+  reading stops only once ``READ_AHEAD`` messages wait, which bounds what a socket buffers all
+  the same.
 - A text frame is written as its two to ten header bytes and the text (a server does not mask,
   and no extension is on): websockets' ``send_text`` built a ``Frame`` and a buffer for each,
   six times the cost (README, issue 31). With an extension negotiated, websockets writes them.
@@ -35,7 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, cast
 
 from uvicorn.config import Config
@@ -92,6 +96,31 @@ class DirectReader(Protocol):
     def take_message(self) -> dict[str, Any]:
         """The oldest ASGI ``websocket.receive`` or ``websocket.disconnect`` message."""
 
+    def listen(self, listener: Callable[[], None]) -> None:
+        """From now on ``listener`` is called whenever a message is put (at once if one
+        waits): the app's task may end, the socket stays open until ``end``."""
+
+    def end(self) -> None:
+        """The endpoint that ``listen``ed is done with the socket: it is closed (behind what
+        was written), as the app's task's end would close it."""
+
+
+class _Inbox(Mailbox[dict[str, Any]]):
+    """A socket's received messages; each put calls the endpoint that listens, if one does."""
+
+    __slots__ = ("listener",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listener: Callable[[], None] | None = None
+
+    def put(self, item: dict[str, Any]) -> None:
+        super().put(item)
+        if self.listener is not None:
+            self.listener()
+
+    put_nowait = put
+
 
 class DirectSocket(DirectWriter, DirectReader, Protocol):
     """What ``DIRECT`` gives the endpoint: the socket to write to and read from."""
@@ -104,7 +133,7 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
     __slots__ = (
         "app", "app_state", "asgi_version", "client", "close_sent", "close_timeout",
         "close_timer", "config", "conn", "connections", "curr_msg_data_type",
-        "default_headers", "disconnected", "frames", "handshake_complete",
+        "default_headers", "disconnected", "frames", "handed_over", "handshake_complete",
         "handshake_initiated", "inbox", "initial_response", "last_ping_rtt", "logger", "loop",
         "pending_ping_payload", "ping_interval", "ping_sent_at", "ping_slot", "ping_timeout",
         "ping_timer", "pong_timer", "queue", "read_paused", "request", "response", "root_path",
@@ -118,8 +147,9 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.conn.max_message_size is None or self.conn.max_message_size > limit:
             self.conn.max_message_size = limit
         # Duck-typed for uvicorn's put_nowait / get / empty and set / clear / wait.
-        self.inbox: Mailbox[dict[str, Any]] = Mailbox()
+        self.inbox = _Inbox()
         self.queue = cast(Any, self.inbox)
+        self.handed_over = False  # the endpoint ``listen``s: the app's task is not the socket's
         self.writable = cast(Any, Flag(is_set=True))
         self.ping_slot: int | None = None  # the tick of the next keepalive ping (``keepalive``)
 
@@ -150,6 +180,8 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         # writes what is queued first).
         super().on_task_complete(task)
         error = None if task.cancelled() else task.exception()
+        if self.handed_over and error is None and not task.cancelled():
+            return  # the endpoint listens: it closes the socket (``end``) when it is done
         if task.cancelled() or (error is not None and not isinstance(error, ClientDisconnected)):
             self.logger.error("Exception in ASGI application\n",
                               exc_info=error or asyncio.CancelledError())
@@ -161,6 +193,9 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
             elif task.result() is not None:
                 self.logger.error("ASGI callable should return None, but returned '%s'.",
                                   task.result())
+        self._close_transport()
+
+    def _close_transport(self) -> None:
         if self.close_timer is None:
             self.transport.close()
         if self.close_timer is None and self.transport.get_write_buffer_size():
@@ -208,6 +243,16 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
             self.read_paused = False
             self.transport.resume_reading()
         return message
+
+    def listen(self, listener: Callable[[], None]) -> None:
+        self.handed_over = True
+        self.inbox.listener = listener
+        if not self.inbox.empty():
+            listener()
+
+    def end(self) -> None:
+        self.inbox.listener = None
+        self._close_transport()
 
     async def receive(self) -> Any:
         """ASGI's receive (the handshake, and any app that reads through it)."""

@@ -4,31 +4,24 @@ nothing; the socket is accepted first so that a browser sees the code."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
-from typing import Any, cast
 
 from starlette.datastructures import QueryParams
 from starlette.types import Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
-from app.codes import Close, Err
-from app.engine import EngineError
+from app.codes import Close
 from app.rooms import RoomError, RoomHandle
 from app.rooms.codes import is_room_code, token_hash
-from app.rooms.hub import person_of
-from app.rooms.metrics import METRICS
 from app.store.errors import StoreUnavailable
 
 from .connection import Connection
 from .deps import Services
-from .limits import RateLimiter, Ticket
-from .messages import BadFrame, parse_frame
-from .websocket_protocol import DIRECT, DirectReader, DirectSocket
+from .limits import Ticket
+from .open_socket import OpenSocket, leave
+from .socket_reading import direct_reader
 
 log = logging.getLogger("uno.ws")
 
@@ -72,9 +65,10 @@ async def serve_socket(scope: Scope, receive: Receive, send: Send, services: Ser
                        code: str) -> None:
     """The ASGI application of one room socket. ``app.main`` calls it for every WebSocket
     to ``/ws/rooms/{code}`` before Starlette's middleware and routing: they add nothing to a
-    socket, and their frames and exit stacks stayed alive as long as it did (8 KB each). While
-    the socket is open only this coroutine is alive for it (each coroutine that waits is a frame
-    kept per socket): the checks and the connect return first, and it reads the socket itself."""
+    socket, and their frames and exit stacks stayed alive as long as it did (8 KB each). It
+    checks and connects the socket, then hands it to an ``OpenSocket``: under ``python -m app``
+    this coroutine then returns, and the protocol's calls read the socket (no coroutine or task
+    is kept per open socket); under any other server it reads the socket itself."""
     ws = WebSocket(scope, receive, send)
     await ws.accept()  # first, so that a browser sees the close codes below
     client = services.client(ws)
@@ -83,6 +77,7 @@ async def serve_socket(scope: Scope, receive: Receive, send: Send, services: Ser
     if ticket is None:
         await ws.close(Close.TOO_MANY_SOCKETS, "too many sockets from your address")
         return
+    handed_over = False  # from then on the open socket gives its ticket back
     try:
         query = socket_query(QueryParams(ws.scope["query_string"]))
         forget_the_handshake(ws)
@@ -92,51 +87,16 @@ async def serve_socket(scope: Scope, receive: Receive, send: Send, services: Ser
         opened = await _open(ws, services, ticket, code, query)
         if opened is None:
             return
-        room, conn = opened
-        METRICS.sockets += 1
-        try:
-            settings = services.settings
-            limit = settings.player_rate if conn.seat is not None else settings.spectator_rate
-            limiter = RateLimiter(limit, settings.rate_window_seconds, settings.rate_abuse_extra)
-            # Read here until the client goes or is closed (a close of ours ends ``receive``):
-            # in this coroutine, not one of its own (320 bytes a socket).
-            max_bytes = settings.max_frame_bytes
-            person_rate = services.limits.messages  # the person's, or an anonymous address's
-            address_rate = services.limits.address_messages
-            key, address = ticket.key, ticket.address
-            reader = direct_reader(ws)
-            while conn.closing is None:
-                if reader is None:
-                    text = await next_text(ws)
-                else:  # here, not in ``next_text``: one coroutine less waiting per socket
-                    while not reader.ready():
-                        await reader.arrival()
-                    text = text_of(reader.take_message())
-                if text is None:
-                    return
-                # The protocol refuses larger frames unread (python -m app); for other servers:
-                if len(text) > max_bytes // 4 and len(text.encode()) > max_bytes:
-                    METRICS.error("too_big")
-                    conn.close(Close.TOO_BIG, f"frames are limited to {max_bytes} bytes")
-                    return
-                if not (limiter.allow() and person_rate.allow(key)
-                        and address_rate.allow(address)):
-                    if (limiter.abusive or person_rate.abusive(key)
-                            or address_rate.abusive(address)):
-                        conn.close(Close.FLOOD, "too many messages")
-                        return
-                    _error(conn, _id_of(text), Err.RATE_LIMITED, "too many messages: slow down")
-                    continue
-                await handle_text(conn, room, text)
-                if conn.pending:
-                    await asyncio.sleep(0)  # the replies go out before the next message is read
-        finally:
-            METRICS.sockets -= 1
-            _leave(services, room, conn)
-            if not room.stopped:
-                room.disconnect(conn)
+        socket = OpenSocket(services, ticket, *opened)
+        handed_over = True
+        reader = direct_reader(ws)
+        if reader is None:
+            await socket.read(ws)
+        else:  # read by the protocol's calls: this coroutine and its task end here
+            socket.listen(reader)
     finally:
-        sockets.close(ticket)
+        if not handed_over:
+            sockets.close(ticket)
 
 
 # Read by the server and the routing before the endpoint runs, never after: ASGI's versions,
@@ -199,101 +159,18 @@ async def _open(ws: WebSocket, services: Services, ticket: Ticket, code: str,
     try:
         await room.connect(conn, query.since)
     except RoomError as exc:
-        _leave(services, room, conn)
+        leave(services, room, conn)
         close = (Close.BAD_TOKEN if exc.code == "bad_token"
                  else Close.KICKED if exc.status == 403  # banned; approval to watch
                  else Close.TRY_LATER)
         await ws.close(close, exc.message[:100])
         return None
     except Exception:  # Redis failed under the forwarded connect: try again
-        _leave(services, room, conn)
+        leave(services, room, conn)
         log.exception("room %s: a socket could not connect", room.code)
         await ws.close(Close.TRY_LATER, "the room cannot be reached now: try again")
         return None
     except BaseException:  # cancelled
-        _leave(services, room, conn)
+        leave(services, room, conn)
         raise
     return room, conn
-
-
-def _leave(services: Services, room: RoomHandle, conn: Connection) -> None:
-    conn.stop()
-    services.hub.detach(room.code, conn)
-
-
-async def next_text(ws: WebSocket) -> str | None:
-    """The client's next message as text; None once the socket is gone. Under ``python -m
-    app`` it is taken from the protocol itself (``websocket_protocol.DIRECT``): a future while
-    the socket waits, not ASGI's chain of coroutines."""
-    reader = direct_reader(ws)
-    message: Mapping[str, Any]
-    if reader is not None:
-        while not reader.ready():
-            await reader.arrival()
-        message = reader.take_message()
-    else:
-        try:
-            message = await ws.receive()
-        except (WebSocketDisconnect, RuntimeError):
-            return None
-    return text_of(message)
-
-
-def direct_reader(ws: WebSocket) -> DirectReader | None:
-    """The protocol's own reader (``websocket_protocol.DIRECT``), under ``python -m app``."""
-    direct = (ws.scope.get("extensions") or {}).get(DIRECT)
-    return None if direct is None else cast(DirectSocket, direct)
-
-
-def text_of(message: Mapping[str, Any]) -> str | None:
-    """An ASGI message's text; None for the disconnect."""
-    if message["type"] == "websocket.disconnect":
-        return None
-    text = message.get("text")
-    return text if text is not None else (message.get("bytes") or b"").decode("utf-8", "replace")
-
-
-def _id_of(text: str) -> str | int | float | None:
-    try:
-        return parse_frame(text).id
-    except BadFrame as exc:
-        return exc.id
-
-
-def _error(conn: Connection, mid: str | int | float | None, code: str, message: str) -> None:
-    METRICS.error(code)
-    conn.send({"type": "error", "id": mid, "code": code, "message": message})
-
-
-async def handle_text(conn: Connection, room: RoomHandle, text: str) -> None:
-    """One client message: parsed once, by its model, then answered with ack or error."""
-    try:
-        parsed = parse_frame(text)
-    except BadFrame as exc:
-        _error(conn, exc.id, Err.BAD_MESSAGE, exc.message)
-        return
-    mid = parsed.id
-    if parsed.type == "ping":
-        conn.send({"type": "pong", "id": mid})
-        return
-    try:
-        if parsed.command is None:  # sync: events wait until the fresh state is queued
-            conn.hold()
-            try:
-                await room.sync(conn)
-            finally:
-                if not conn.ready:
-                    conn.release()
-        else:  # the ack goes with the command's events (an ack follows its events)
-            await room.command(person_of(conn), parsed.command, parsed.seq,
-                               None if mid is None else partial(_ack, conn, mid))
-            return
-    except (EngineError, RoomError) as exc:
-        _error(conn, mid, exc.code, exc.message)
-        return
-    if mid is not None:
-        _ack(conn, mid)
-
-
-def _ack(conn: Connection, mid: str | int | float) -> None:
-    conn.send({"type": "ack", "id": mid})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .commands import ClientCommand
 from .hub import Viewer
@@ -49,6 +49,7 @@ class RoomHandle(Protocol):
         """The room's public summary (GET /api/rooms/{code}), as its owner sees it now."""
 
 
+@runtime_checkable
 class LocalRoomHandle(RoomHandle, Protocol):
     """A room run on this worker: it also takes a command with no task or turn of the event
     loop in between (the cluster hands forwarded commands over so)."""

@@ -378,3 +378,69 @@ async def test_a_socket_holds_no_coroutine_of_the_protocol_around_the_apps() -> 
     (task,) = server.tasks
     assert task.get_coro().__qualname__ == "accepted.<locals>.app"  # type: ignore[union-attr]
     server.connection_lost(None)
+
+
+async def test_an_app_that_listens_may_end_its_task_and_the_socket_stays_open() -> None:
+    # The room endpoint listens and returns (app.api.open_socket): the socket stays open with
+    # no task of its own, and every message and the disconnect reach the listener in order.
+    got: list[Any] = []
+    listening: list[DirectReader] = []
+
+    async def app_body(receive: Any) -> None:
+        reader = listening[0]
+
+        def arrived() -> None:
+            while reader.ready():
+                got.append(reader.take_message())
+
+        reader.listen(arrived)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        listening.append(scope["extensions"][DIRECT])
+        await app_body(receive)
+
+    early = Frame(Opcode.TEXT, b"early").serialize(mask=True, extensions=[])
+    wire, client, server = await serve(app, early)
+    await asyncio.sleep(0.01)
+    assert not server.tasks and not wire.closing  # the app's task ended; the socket is open
+    assert got == [{"type": "websocket.receive", "text": "early"}]  # waiting when it listened
+    assert frames_of(client, wire.writes.pop(0)) == []  # the handshake
+    client.send_text(b"a")
+    client.send_text(b"b")
+    server.data_received(b"".join(client.data_to_send()))
+    assert listening[0].write_frames(["to the client"]) == 0  # it still writes
+    assert texts(frames_of(client, wire.writes[-1]))[-1] == "to the client"
+    client.send_close(1000)
+    server.data_received(b"".join(client.data_to_send()))
+    assert got[1:] == [{"type": "websocket.receive", "text": "a"},
+                       {"type": "websocket.receive", "text": "b"},
+                       {"type": "websocket.disconnect", "code": 1000, "reason": ""}]
+    listening[0].end()  # done with it: nothing more is called
+    server.connection_lost(None)
+    assert len(got) == 4
+
+
+async def test_a_listening_app_ends_the_socket_with_frames_unread_and_it_is_cut_off(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(websocket_protocol, "CLOSE_WAIT", 0.05)
+    readers: list[DirectReader] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        reader = scope["extensions"][DIRECT]
+        reader.listen(lambda: None)
+        readers.append(reader)
+
+    wire, _client, server = await serve(app)
+    await asyncio.sleep(0.05)
+    assert not server.tasks and not wire.closing  # the task ended, the socket did not
+    wire.buffered = 200_000  # the client does not read what was sent
+    readers[0].end()
+    assert wire.closing and not wire.aborted
+    await asyncio.sleep(0.1)
+    assert wire.aborted
+    server.connection_lost(None)

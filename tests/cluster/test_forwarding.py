@@ -16,7 +16,7 @@ import pytest
 from starlette.websockets import WebSocket
 
 from app.api.connection import Connection
-from app.api.ws import handle_text
+from app.api.open_socket import handle_text
 from app.cluster.forwarding import Forwarder
 from app.cluster.leased_bus import LeasedBus
 from app.cluster.redis_bus import RedisBus, command_timeout_for

@@ -7,7 +7,7 @@ import asyncio
 import json
 from typing import Any
 
-from app.api.ws import handle_text
+from app.api.open_socket import handle_text
 from app.bus import InProcessBus
 from app.config import Settings
 from app.rooms import Hub, RoomError, RoomRegistry
