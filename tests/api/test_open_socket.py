@@ -172,3 +172,45 @@ async def test_a_socket_past_its_rate_is_answered_then_closed(
             break
         await asyncio.sleep(0.01)
     assert ann.closed is not None and ann.closed[0] == 4429 and ann.ended
+
+
+async def test_under_another_server_the_endpoint_reads_the_socket_itself(
+    app_and_http: tuple[Any, httpx.AsyncClient],
+) -> None:
+    # No DIRECT extension (an ASGI server other than python -m app's): the endpoint's
+    # coroutine stays, reading through ASGI's receive, with the same answers.
+    app, http = app_and_http
+    made = (await http.post("/api/rooms", json={"name": "Ann"})).json()
+    incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    incoming.put_nowait({"type": "websocket.connect"})
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: Any) -> None:
+        if message["type"] == "websocket.send":
+            sent.append(json.loads(message["text"]))
+
+    async def replied(test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        for _ in range(200):
+            found = [frame for frame in sent if test(frame)]
+            if found:
+                return found[0]
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"no such frame in {sent}")
+
+    scope = {"type": "websocket", "path": f"/ws/rooms/{made['code']}", "headers": [],
+             "query_string": f"token={made['token']}".encode(),
+             "client": ("203.0.113.9", 40000), "server": ("127.0.0.1", 8000), "scheme": "ws",
+             "extensions": {}}
+    task = asyncio.create_task(ws.serve_socket(scope, incoming.get, send,
+                                               app.state.services, made["code"]))
+    await replied(lambda f: f["type"] == "state")
+    incoming.put_nowait({"type": "websocket.receive",
+                         "text": json.dumps({"type": "ping", "id": "p"})})
+    incoming.put_nowait({"type": "websocket.receive",
+                         "text": json.dumps({"type": "start", "id": 1})})
+    assert (await replied(lambda f: f.get("id") == "p"))["type"] == "pong"
+    refused = await replied(lambda f: f.get("id") == 1)  # one player: nothing starts
+    assert refused["type"] == "error" and refused["code"] == "not_enough_players"
+    assert not task.done()
+    incoming.put_nowait({"type": "websocket.disconnect", "code": 1000})
+    await asyncio.wait_for(task, 2)  # the client went: the endpoint returns
