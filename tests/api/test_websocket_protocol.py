@@ -25,6 +25,7 @@ from app.api.websocket_protocol import (
     DIRECT,
     READ_AHEAD,
     DirectReader,
+    DirectSocket,
     DirectWebSocketProtocol,
     text_frame,
 )
@@ -384,7 +385,7 @@ async def test_an_app_that_listens_may_end_its_task_and_the_socket_stays_open() 
     # The room endpoint listens and returns (app.api.open_socket): the socket stays open with
     # no task of its own, and every message and the disconnect reach the listener in order.
     got: list[Any] = []
-    listening: list[DirectReader] = []
+    listening: list[DirectSocket] = []
 
     async def app_body(receive: Any) -> None:
         reader = listening[0]
