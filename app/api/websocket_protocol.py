@@ -17,6 +17,13 @@ held per socket.
   here they are a ``Mailbox`` and a ``Flag``, and the handshake's request is not kept (nor is
   websockets' parser that read it, ``forget_the_request``). Every attribute is in a slot, and
   the keepalive pings come from one timer per loop (``keepalive``), not a handle per socket.
+- A socket is pinged only once its client has been silent for a whole ping interval: a frame
+  from it shows it alive as well as a pong would (a playing client sends a move every few
+  seconds), and a worker's pings were a write and a read of every socket every 20 s, sent in
+  bursts that held every room up (README, issue 31). The first ping comes a random part of an
+  interval early, so that sockets that connected together (a reconnect storm, a deploy) are
+  not pinged together ever after. A client that stops answering is closed as before, one
+  interval and the ping's timeout after it was last heard from.
 - The endpoint takes each message from the protocol itself (``DirectReader``:
   ``arrival`` and ``take_message``), not through ASGI's ``receive``: its four coroutines a
   message, each waiting seconds for the client's next one, were the largest part of what the
@@ -38,6 +45,7 @@ held per socket.
 from __future__ import annotations
 
 import asyncio
+import random
 import struct
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, cast
@@ -131,13 +139,13 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
     # dict of 1.6 KB a socket (past 30 names CPython stops sharing an instance dict's keys).
     # A name not listed (a later uvicorn's) still goes to the instance's dict.
     __slots__ = (
-        "app", "app_state", "asgi_version", "client", "close_sent", "close_timeout",
-        "close_timer", "config", "conn", "connections", "curr_msg_data_type",
-        "default_headers", "disconnected", "frames", "handed_over", "handshake_complete",
-        "handshake_initiated", "inbox", "initial_response", "last_ping_rtt", "logger", "loop",
-        "pending_ping_payload", "ping_interval", "ping_sent_at", "ping_slot", "ping_timeout",
-        "ping_timer", "pong_timer", "queue", "read_paused", "request", "response", "root_path",
-        "scheme", "scope", "server", "tasks", "transport", "writable",
+        "app", "app_state", "asgi_version", "client", "close_sent", "close_timeout", "close_timer",
+        "config", "conn", "connections", "curr_msg_data_type", "default_headers", "disconnected",
+        "frames", "handed_over", "handshake_complete", "handshake_initiated", "heard_at", "inbox",
+        "initial_response", "last_ping_rtt", "logger", "loop", "pending_ping_payload",
+        "ping_interval", "ping_sent_at", "ping_slot", "ping_timeout", "ping_timer", "pong_timer",
+        "queue", "read_paused", "request", "response", "root_path", "scheme", "scope", "server",
+        "tasks", "transport", "writable",
     )
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
@@ -152,9 +160,11 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         self.handed_over = False  # the endpoint ``listen``s: the app's task is not the socket's
         self.writable = cast(Any, Flag(is_set=True))
         self.ping_slot: int | None = None  # the tick of the next keepalive ping (``keepalive``)
+        self.heard_at = 0.0  # the loop's time when the client last sent something
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
+        self.heard_at = self.loop.time()
         if self.server is not None:  # the listening address: one tuple for all its sockets
             self.server = _LOCAL.setdefault(self.server, self.server)
 
@@ -201,14 +211,28 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.close_timer is None and self.transport.get_write_buffer_size():
             self.close_timer = self.loop.call_later(CLOSE_WAIT, self._cut_off)
 
-    # The keepalive pings, from the loop's one wheel rather than a timer handle per socket.
+    def data_received(self, data: bytes) -> None:
+        self.heard_at = self.loop.time()  # alive: no ping needed for another interval
+        super().data_received(data)
+
+    # The keepalive pings, from the loop's one wheel rather than a timer handle per socket, and
+    # only to a client silent for a whole interval.
+    def start_keepalive(self) -> None:
+        if self.ping_interval:  # the first ping a random part of an interval early
+            self.heard_at -= random.uniform(0.0, self.ping_interval / 2)
+        super().start_keepalive()
+
     def schedule_ping(self) -> None:
         assert self.ping_interval is not None
-        delay = max(0.0, self.ping_interval - self.last_ping_rtt)
+        delay = max(0.0, self.heard_at + self.ping_interval - self.loop.time())
         self.ping_slot = pings(self.loop).add(self, delay)
 
     def send_keepalive_ping(self) -> None:
         self.ping_slot = None
+        assert self.ping_interval is not None
+        if self.loop.time() < self.heard_at + self.ping_interval:
+            self.schedule_ping()  # heard from since this ping was set: not due yet
+            return
         super().send_keepalive_ping()
 
     def stop_keepalive(self) -> None:

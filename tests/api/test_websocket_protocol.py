@@ -445,3 +445,48 @@ async def test_a_listening_app_ends_the_socket_with_frames_unread_and_it_is_cut_
     await asyncio.sleep(0.1)
     assert wire.aborted
     server.connection_lost(None)
+
+
+async def test_a_client_that_talks_is_not_pinged_until_it_falls_silent(monkeypatch: Any) -> None:
+    # A frame from the client shows it alive as a pong would: a playing client is not pinged
+    # (a write and a read a socket, every interval, for nothing); a silent one is, one interval
+    # after it last spoke, and is closed if it does not answer.
+    monkeypatch.setattr(keepalive, "_WHEEL", type(keepalive._WHEEL)())
+    monkeypatch.setattr(keepalive, "TICK", 0.01)
+    wire, client, server, _writer = await accepted(forever, ws_ping_interval=0.1,
+                                                   ws_ping_timeout=0.1)
+    for _ in range(12):  # talking for 0.36 s, more than three intervals
+        client.send_text(b"move")
+        server.data_received(b"".join(client.data_to_send()))
+        await asyncio.sleep(0.03)
+    assert [f.opcode for f in frames_of(client, b"".join(wire.writes))] == []
+    wire.writes.clear()
+    await asyncio.sleep(0.15)  # silent for an interval (and a tick): pinged
+    assert [f.opcode for f in frames_of(client, b"".join(wire.writes))] == [Opcode.PING]
+    await asyncio.sleep(0.15)  # the ping not answered: closed
+    assert wire.closing
+    server.connection_lost(None)
+
+
+async def test_sockets_that_connect_together_are_not_pinged_together(monkeypatch: Any) -> None:
+    monkeypatch.setattr(keepalive, "_WHEEL", type(keepalive._WHEEL)())
+    monkeypatch.setattr(keepalive, "TICK", 0.01)
+    pinged_at: list[float] = []
+    loop = asyncio.get_running_loop()
+
+    class Timed(DirectWebSocketProtocol):
+        def send_keepalive_ping(self) -> None:
+            before = self.pending_ping_payload
+            super().send_keepalive_ping()
+            if self.pending_ping_payload is not before:
+                pinged_at.append(loop.time())
+
+    opened = [await accepted(forever, Timed, ws_ping_interval=0.2, ws_ping_timeout=1.0)
+              for _ in range(40)]
+    started = loop.time()
+    await asyncio.sleep(0.25)
+    assert len(pinged_at) == 40  # each once, within the interval
+    ticks = {round((at - started) / 0.01) for at in pinged_at}
+    assert len(ticks) >= 6  # spread over half an interval (ten ticks), not all in one
+    for _wire, _client, server, _writer in opened:
+        server.connection_lost(None)
