@@ -18,60 +18,30 @@ from app.api import ws
 from app.api.websocket_protocol import DIRECT
 from app.config import Settings
 from app.main import create_app
+from bench.room_path import Clients
+from bench.room_path import MemorySocket as BenchSocket
 
 
-class MemorySocket:
-    """The protocol's side of one socket (``DIRECT``), the client's frames put by the test."""
+class MemorySocket(BenchSocket):
+    """The protocol's side of one socket (``DIRECT``), as bench/room_path.py drives the
+    endpoint: the client's frames put by the test, the server's recorded."""
 
     def __init__(self) -> None:
         self.frames: list[dict[str, Any]] = []
         self.closed: tuple[int, str] | None = None
         self.ended = False
-        self._inbox: list[dict[str, Any]] = []
-        self._listener: Callable[[], None] | None = None
-        self._arrival: asyncio.Future[None] | None = None
-
-    def write_frames(self, texts: list[str]) -> int:
-        self.frames += [json.loads(text) for text in texts]
-        return 0
+        super().__init__(lambda text: self.frames.append(json.loads(text)), Clients())
 
     def close_now(self, code: int, reason: str) -> None:
         self.closed = (code, reason)
-        self.put({"type": "websocket.disconnect", "code": code})
-
-    def ready(self) -> bool:
-        return bool(self._inbox)
-
-    def arrival(self) -> asyncio.Future[None]:
-        self._arrival = asyncio.get_running_loop().create_future()
-        if self._inbox:
-            self._arrival.set_result(None)
-        return self._arrival
-
-    def take_message(self) -> dict[str, Any]:
-        return self._inbox.pop(0)
-
-    def listen(self, listener: Callable[[], None]) -> None:
-        self._listener = listener
-        if self._inbox:
-            listener()
+        super().close_now(code, reason)
 
     def end(self) -> None:
-        self._listener = None
+        super().end()
         self.ended = True
 
-    def put(self, message: dict[str, Any]) -> None:
-        self._inbox.append(message)
-        if self._arrival is not None and not self._arrival.done():
-            self._arrival.set_result(None)
-        if self._listener is not None:
-            self._listener()
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.put({"type": "websocket.receive", "text": json.dumps(message)})
-
-    def leave(self) -> None:
-        self.put({"type": "websocket.disconnect", "code": 1000})
+    def say(self, message: dict[str, Any]) -> None:
+        self.send(json.dumps(message))
 
     async def frame(self, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         for _ in range(200):
@@ -126,19 +96,19 @@ async def test_an_open_socket_keeps_no_task_and_plays_on_until_it_goes(
     assert len(asyncio.all_tasks()) == tasks_before  # nothing runs per open socket
     assert ann.closed is None and not ann.ended
 
-    ann.send({"type": "ping", "id": "p"})
-    ann.send({"type": "nonsense", "id": "n"})
-    ann.send({"type": "start", "id": 1})
+    ann.say({"type": "ping", "id": "p"})
+    ann.say({"type": "nonsense", "id": "n"})
+    ann.say({"type": "start", "id": 1})
     await ann.frame(lambda f: f.get("id") == 1 and f["type"] == "ack")
     replies = [f for f in ann.frames if f.get("id") in ("p", "n", 1)]
     assert [(f["type"], f.get("code")) for f in replies] == [
         ("pong", None), ("error", "bad_message"), ("ack", None)]  # in the order sent
     await bob_socket.frame(lambda f: f.get("event", {}).get("kind") == "round_started")
-    bob_socket.send({"type": "start", "id": 2})  # not the host: refused, nothing changes
+    bob_socket.say({"type": "start", "id": 2})  # not the host: refused, nothing changes
     refused = await bob_socket.frame(lambda f: f.get("id") == 2)
     assert refused["type"] == "error" and refused["code"] == "forbidden"
 
-    bob_socket.leave()
+    bob_socket.close()
     presence = (await ann.frame(lambda f: f.get("event", {}).get("kind") == "presence"
                                          and f["seq"] > 7))["event"]
     assert presence["seat"] == 1 and presence["connected"] is False
@@ -165,7 +135,7 @@ async def test_a_socket_past_its_rate_is_answered_then_closed(
     await ann.frame(lambda f: f["type"] == "state")
     settings = app.state.services.settings
     for i in range(settings.player_rate + settings.rate_abuse_extra + 5):
-        ann.send({"type": "ping", "id": i})
+        ann.say({"type": "ping", "id": i})
     await ann.frame(lambda f: f.get("code") == "rate_limited")
     for _ in range(200):
         if ann.ended:
