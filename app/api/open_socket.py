@@ -111,9 +111,10 @@ class OpenSocket:
         conn, reader = self.conn, self._reader
         assert reader is not None
         while not self._busy and not self._ended:
-            if conn.closing is not None or not reader.ready():
-                if conn.closing is not None:
-                    self.finish()
+            if conn.closing is not None:
+                self.finish()
+                return
+            if not reader.ready():
                 return
             text = text_of(reader.take_message())
             if text is None:
