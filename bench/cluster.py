@@ -294,7 +294,8 @@ async def run_layout(args: argparse.Namespace, layout: str, kills: int, turn: in
             result["failover_s"] = {"kills": len(ordered),
                                     "p50": quantile_ms(ordered, 0.5) / 1000,
                                     "p95": quantile_ms(ordered, 0.95) / 1000,
-                                    "max": ordered[-1]}
+                                    "max": ordered[-1],
+                                    "times": [round(t, 3) for t in ordered]}
         return result
     finally:
         for worker in workers:
