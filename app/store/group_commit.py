@@ -30,6 +30,7 @@ from .driver_sql import DriverStatement
 from .errors import DuplicateRecord, StoreError, UnknownRoom
 from .held_connection import HeldConnection
 from .models import RUNNING, JsonType, Match, Room, RoomLogLine, RoomSnapshot
+from .sqlite_file import DriverWork
 
 T = TypeVar("T")
 POSTGRES_WRITERS = 3  # batches in flight at once (the pool holds 5 connections, and overflow)
@@ -352,7 +353,7 @@ class GroupCommit:
                 if snapshots:
                     UPSERT_SNAPSHOT["sqlite"].executemany(conn, snapshots)
 
-            works = [rider.work for rider in riders] + ([write] if lines else [])
+            works = [rider.work for rider in riders] + ([DriverWork(write)] if lines else [])
             await self._held.hold()  # no other transaction of this process meanwhile
             outcomes = await self._sqlite_writer.run_each(works)
             for rider, (result, error) in zip(riders, outcomes, strict=False):
