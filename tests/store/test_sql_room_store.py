@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -563,6 +563,54 @@ async def test_a_long_reader_holds_appends_up_no_longer_than_a_restarts_short_wa
         await store.append("READ", big_record(seq := seq + 1), None)
         await asyncio.sleep(0.05)
     assert writer.restarts > 0
+
+
+async def test_a_quiet_workers_append_leaves_the_async_engines_connection_alone(
+    sqlite_file: tuple[AsyncEngine, SqliteWriter],
+) -> None:
+    """With no transaction of the async engine running, an append's batch runs on the loop
+    without checking that engine's one connection out: a quiet worker's batches come one by
+    one, and each checkout and its return (an aiosqlite crossing) cost a seventh of a move."""
+    engine, writer = sqlite_file
+    store = SqlRoomStore(engine)
+    await store.create_room("CALM", {})
+    checkouts = 0
+
+    def counted(*_: Any) -> None:
+        nonlocal checkouts
+        checkouts += 1
+
+    event.listen(engine.sync_engine, "checkout", counted)
+    try:
+        for seq in range(1, 6):
+            await store.append("CALM", record(seq), None)
+            await asyncio.sleep(held_connection.HOLD_SECONDS * 1.5)  # a quiet worker's pace
+    finally:
+        event.remove(engine.sync_engine, "checkout", counted)
+    assert checkouts == 0
+    assert writer.on_thread == 0
+    stored = await store.load_room("CALM")
+    assert stored is not None and [r.seq for r in stored.records] == [1, 2, 3, 4, 5]
+
+
+async def test_an_append_waits_for_a_transaction_of_the_async_engine_then_commits_on_the_loop(
+    sqlite_file: tuple[AsyncEngine, SqliteWriter],
+) -> None:
+    """Every transaction of the async engine takes SQLite's lock (BEGIN IMMEDIATE): an append
+    made while one runs waits its turn for that engine's connection, then commits on the
+    loop's thread, never sleeping in SQLite's busy handler on the writer's thread."""
+    engine, writer = sqlite_file
+    store = SqlRoomStore(engine)
+    await store.create_room("TURN", {})
+    async with engine.begin() as conn:
+        await conn.execute(text("SELECT 1"))  # the lock is this transaction's now
+        waiting = asyncio.create_task(store.append("TURN", record(1), None))
+        await asyncio.sleep(0.1)
+        assert not waiting.done()  # it waits for the transaction, not beside it
+    await asyncio.wait_for(waiting, timeout=5)
+    assert writer.on_thread == 0
+    stored = await store.load_room("TURN")
+    assert stored is not None and [r.seq for r in stored.records] == [1]
 
 
 async def test_a_read_waits_for_no_more_than_a_short_hold_while_appends_keep_coming(
