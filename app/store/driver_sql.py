@@ -74,7 +74,7 @@ class DriverStatement:
             conn.execute(self.statement, list(rows))
             return
         compiled = self.compiled(conn.dialect, True)
-        with _as_sqlalchemy_error(compiled.sql):
+        with as_sqlalchemy_error(compiled.sql):
             driver.executemany(compiled.sql, [compiled.row(row) for row in rows])
 
     def execute(self, conn: Connection, parameters: Mapping[str, Any]) -> list[tuple[Any, ...]]:
@@ -84,7 +84,7 @@ class DriverStatement:
             result = conn.execute(self.statement, dict(parameters))
             return [tuple(row) for row in result.all()] if result.returns_rows else []
         compiled = self.compiled(conn.dialect, False)
-        with _as_sqlalchemy_error(compiled.sql):
+        with as_sqlalchemy_error(compiled.sql):
             return driver.execute(compiled.sql, compiled.row(parameters)).fetchall()
 
     def rowcount(self, conn: Connection, parameters: Mapping[str, Any]) -> int:
@@ -93,7 +93,7 @@ class DriverStatement:
         if driver is None:
             return int(conn.execute(self.statement, dict(parameters)).rowcount)
         compiled = self.compiled(conn.dialect, False)
-        with _as_sqlalchemy_error(compiled.sql):
+        with as_sqlalchemy_error(compiled.sql):
             return driver.execute(compiled.sql, compiled.row(parameters)).rowcount
 
 
@@ -104,7 +104,7 @@ def _sqlite_driver(conn: Connection) -> sqlite3.Connection | None:
 
 
 @contextmanager
-def _as_sqlalchemy_error(sql: str) -> Iterator[None]:
+def as_sqlalchemy_error(sql: str) -> Iterator[None]:
     """A driver error as SQLAlchemy raises it, without the parameters (players' moves)."""
     try:
         yield

@@ -22,9 +22,11 @@ import orjson
 import sqlalchemy
 from sqlalchemy import Connection, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import OperationalError
 
 from app.jsonwire import compact_json
+
+from .driver_sql import as_sqlalchemy_error
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # How often a SQLite file's WAL is checkpointed, in the background: a commit never does it.
@@ -263,13 +265,11 @@ def _driver_transaction(work: DriverWork, conn: Connection) -> tuple[Any, Except
     driver.execute("BEGIN IMMEDIATE")
     try:
         result = work(conn)
-        driver.commit()
+        with as_sqlalchemy_error("COMMIT"):
+            driver.commit()
     except Exception as exc:
         with contextlib.suppress(sqlite3.Error):  # a failed COMMIT may have rolled back already
             driver.rollback()
-        if isinstance(exc, sqlite3.Error):  # the COMMIT's: as SQLAlchemy raises a driver error
-            return None, DBAPIError.instance("COMMIT", None, exc, sqlite3.Error,
-                                             hide_parameters=True)
         return None, exc
     return result, None
 
