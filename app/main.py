@@ -59,7 +59,7 @@ async def open_storage(settings: Settings) -> Storage:
 
     await migrate(settings.database_url)
     engine = create_engine(settings.database_url)
-    sql = SqlRoomStore(engine)
+    sql = SqlRoomStore(engine, settings.commit_gather_ms / 1000)
     history = HistoryStore(engine, sql.in_writer)  # on SQLite: the room log's writer thread
     # A database that goes away (a restart, a failover) is waited for, not fallen over.
     rooms = OutageWatch(sql, probe=lambda: ping(engine))

@@ -42,7 +42,7 @@ from sqlalchemy.sql.elements import BindParameter
 
 from .base import RoomRecord, StoredRoom
 from .errors import Fenced, RoomExists, StoreError, UnknownRoom
-from .group_commit import UNFENCED, UPSERT_SNAPSHOT, Append, GroupCommit
+from .group_commit import GATHER_SECONDS, UNFENCED, UPSERT_SNAPSHOT, Append, GroupCommit
 from .models import (
     ABANDONED,
     RUNNING,
@@ -68,10 +68,10 @@ class SqlRoomStore:
     ``append`` goes through a group commit (app/store/group_commit.py), and on SQLite so do the
     store's other writes, in order."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, gather_seconds: float = GATHER_SECONDS) -> None:
         self._engine = engine
         self._postgres = engine.dialect.name == "postgresql"
-        self._log = GroupCommit(engine, self._cached_room_id, self._refusal)
+        self._log = GroupCommit(engine, self._cached_room_id, self._refusal, gather_seconds)
         # Open rooms' ids by code: a room's id never changes while it is open; the entry goes
         # when this store closes, parks or forgets the room, and is refreshed whenever a worker
         # loads it.

@@ -593,6 +593,60 @@ async def test_a_quiet_workers_append_leaves_the_async_engines_connection_alone(
     assert stored is not None and [r.seq for r in stored.records] == [1, 2, 3, 4, 5]
 
 
+async def test_a_busy_workers_appends_from_several_turns_share_one_sqlite_transaction(
+    sqlite_file: tuple[AsyncEngine, SqliteWriter],
+) -> None:
+    """While other rooms' appends keep coming, a batch waits ``gather_seconds`` for more: the
+    appends of rooms that arrive a turn or a millisecond apart go out in one transaction (on the
+    loop each was written at once, 1.55 moves a transaction at 1,500 rooms), and each is stored
+    when its await returns."""
+    engine, _writer = sqlite_file
+    gather = 0.2  # long, so that a slow test machine's turns still fall inside it
+    store = SqlRoomStore(engine, gather_seconds=gather)
+    codes = ["BUSY1", "BUSY2", "BUSY3", "BUSY4"]
+    for code in codes:
+        await store.create_room(code, {})
+    await store.append(codes[0], record(1), None)  # the connection opened, the file read
+    await asyncio.sleep(0.05)
+    before = store.transactions
+    started = time.perf_counter()
+    await store.append(codes[0], record(2), None)  # no other room's append lately: at once
+    assert time.perf_counter() - started < gather / 2
+    assert store.transactions == before + 1
+    started = time.perf_counter()
+    appends = []
+    for code in codes[1:]:  # each a turn or more after the last
+        appends.append(asyncio.create_task(store.append(code, record(1), None)))
+        await asyncio.sleep(0.001)
+    await asyncio.gather(*appends)
+    assert time.perf_counter() - started >= gather * 0.9  # they waited for the gathering
+    assert store.transactions == before + 2 and store.largest_batch == 3
+    reader = create_engine(engine.url.render_as_string(hide_password=False))  # another process
+    try:
+        for code in codes:
+            stored = await SqlRoomStore(reader).load_room(code)
+            assert stored is not None
+            assert stored.records == [record(1), record(2)][:2 if code == codes[0] else 1]
+    finally:
+        await dispose_engine(reader)
+
+
+async def test_a_rooms_own_appends_one_after_another_never_wait_for_a_gathering(
+    sqlite_file: tuple[AsyncEngine, SqliteWriter],
+) -> None:
+    """A room appends again only once its last append is stored: its own appends are no sign
+    that others will come, so bots playing a table alone are written one by one, at once."""
+    engine, _writer = sqlite_file
+    store = SqlRoomStore(engine, gather_seconds=0.5)
+    await store.create_room("ALONE", {})
+    before = store.transactions
+    started = time.perf_counter()
+    for seq in range(1, 11):
+        await store.append("ALONE", record(seq), None)
+    assert time.perf_counter() - started < 0.5  # not one of them waited half a second
+    assert store.transactions == before + 10
+
+
 async def test_an_append_waits_for_a_transaction_of_the_async_engine_then_commits_on_the_loop(
     sqlite_file: tuple[AsyncEngine, SqliteWriter],
 ) -> None:
