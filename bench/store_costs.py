@@ -1,15 +1,20 @@
 """What the SQLite store costs per transaction: CPU (both threads, and the event loop's share) of
 the room log's appends one at a time and 14 at a time (a quiet worker's batches and a busy
-one's), of a match's start (its row, seats and log tagging) and of a game's snapshot through the
-same writer, as ``python -m app`` runs them (a SQLite file, uvloop).
+one's), each to the next of ``--rooms`` rooms in turn, of a match's start (its row, seats and
+log tagging) and of a game's snapshot through the same writer, as ``python -m app`` runs them
+(a SQLite file, uvloop).
 
-    .venv/bin/python -m bench.store_costs [--appends 4000] [--matches 1000]
+    .venv/bin/python -m bench.store_costs [--appends 4000] [--matches 1000] [--rooms 14]
+
+With ``--rooms 1500`` the appends go to as many rooms as bench.server's load: each batch's
+lines land on other pages of the log's index, as they do there.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import tempfile
 import time
 from pathlib import Path
@@ -28,16 +33,17 @@ EVENT = {"kind": "played", "public": {"seat": 1, "card": "R7", "hand_count": 5, 
 RULES = {"scoring": "winner_takes", "target": 500, "stacking": False, "jump_in": True}
 
 
-async def measure(appends: int, matches: int) -> list[str]:
+async def measure(appends: int, matches: int, rooms: int) -> list[str]:
     url = f"sqlite+aiosqlite:///{Path(tempfile.mkdtemp(prefix='uno-costs-')) / 'bench.db'}"
     await migrate(url)
     engine = create_engine(url)
-    store = SqlRoomStore(engine)
+    store = SqlRoomStore(engine, gather_seconds=0)  # each batch as it is, written at once
     history = HistoryStore(engine, store.in_writer)
-    codes = [f"C{n:03}" for n in range(14)]
+    codes = [f"C{n:04}" for n in range(max(rooms, 14))]
     seqs = dict.fromkeys(codes, 0)
     for code in codes:
         await store.create_room(code, {})
+    turns = itertools.cycle(codes)  # each append to the next room
 
     async def append(code: str) -> None:
         seqs[code] += 1
@@ -57,9 +63,9 @@ async def measure(appends: int, matches: int) -> list[str]:
         await store.save_snapshot(codes[1], seqs[codes[1]], snapshot)
 
     lines = []
-    for name, runs, step in (("append, one at a time", appends, lambda: append(codes[0])),
+    for name, runs, step in (("append, one at a time", appends, lambda: append(next(turns))),
                              ("appends, 14 at a time", appends // 14,
-                              lambda: asyncio.gather(*(append(c) for c in codes))),
+                              lambda: asyncio.gather(*(append(next(turns)) for _ in range(14)))),
                              ("a match's start", matches, start_match),
                              ("a snapshot (four players' game)", matches, save_snapshot)):
         await step()  # warm: statements compiled, connection open
@@ -77,8 +83,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--appends", type=int, default=4000)
     parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--rooms", type=int, default=14, help="rooms the appends take turns in")
     args: Any = parser.parse_args()
-    for line in uvloop.run(measure(args.appends, args.matches)):
+    for line in uvloop.run(measure(args.appends, args.matches, args.rooms)):
         print(line)
 
 

@@ -42,7 +42,8 @@ from sqlalchemy.sql.elements import BindParameter
 
 from .base import RoomRecord, StoredRoom
 from .errors import Fenced, RoomExists, StoreError, UnknownRoom
-from .group_commit import GATHER_SECONDS, UNFENCED, UPSERT_SNAPSHOT, Append, GroupCommit
+from .group_commit import GATHER_SECONDS, Append, GroupCommit
+from .log_statements import UNFENCED, UPSERT_SNAPSHOT
 from .models import (
     ABANDONED,
     RUNNING,

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.jsonwire import compact_json
 from app.store.driver_sql import DriverStatement
-from app.store.group_commit import _INSERT_LINE, _SET_META, UPSERT_SNAPSHOT
+from app.store.log_statements import INSERT_LINE, SET_META, UPSERT_SNAPSHOT
 from app.store.models import Base
 from app.store.recording import _INSERT_MATCH, _INSERT_SEATS, _TAG_BETWEEN, _TAG_FROM
 
@@ -89,8 +89,8 @@ def sent_by_the_driver(engine: sqlalchemy.Engine, driver: DriverStatement, param
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
 @pytest.mark.parametrize(("driver", "rows"), [
-    (_INSERT_LINE, st.lists(LINE, min_size=2, max_size=4)),
-    (_SET_META, st.lists(META, min_size=2, max_size=3)),
+    (INSERT_LINE, st.lists(LINE, min_size=2, max_size=4)),
+    (SET_META, st.lists(META, min_size=2, max_size=3)),
     (_INSERT_SEATS, st.lists(SEAT, min_size=2, max_size=4)),
     (_INSERT_MATCH, MATCH),
     (_TAG_FROM, TAG),
