@@ -14,10 +14,10 @@ On a SQLite file a batch is written on the event loop's thread, at once: only wh
 the same turn of the loop shares it (1.55 commands a transaction at 1,500 rooms), and each
 transaction has a fixed cost as large as two appends (BEGIN, COMMIT and their system calls, the
 writer's task). So while other rooms' appends keep coming (``busy``), a batch waits
-``gather_seconds`` for more before it is written (3.5 commands a transaction at 1,500 rooms, 9 %
-less CPU per move; README, issue 31). A quiet worker's append, or a room's own appends one
-after another, are written at once. On Postgres the round trip gathers by itself: what
-arrives while a batch is in flight goes in the next.
+``gather_seconds`` for more before it is written (3.5 commands a transaction at 1,500 rooms,
+9-16 % less CPU per move, 1-2 ms more latency; README, issue 31). A quiet worker's append, or
+a room's own appends one after another, are written at once. On Postgres the round trip
+gathers by itself: what arrives while a batch is in flight goes in the next.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ SECOND_WRITER_SECONDS = 0.05
 # UNO_COMMIT_GATHER_MS), and what busy is: another room's append came this recently.
 GATHER_SECONDS = 0.001
 BUSY_SECONDS = 0.005
+
 
 @dataclass(slots=True)
 class Append:
@@ -106,7 +107,7 @@ class GroupCommit:
         self._max_writers = POSTGRES_WRITERS if self._postgres else 1
         self._spill: asyncio.TimerHandle | None = None  # the check for another writer
         # SQLite: a busy worker's next writer starts when this fires (on this loop).
-        self._gather = gather_seconds if self._sqlite_writer is not None else 0.0
+        self._gather = max(gather_seconds, 0.0) if self._sqlite_writer is not None else 0.0
         self._gathering: tuple[asyncio.AbstractEventLoop, asyncio.TimerHandle] | None = None
         self._last_append: tuple[str, float] = ("", float("-inf"))  # its room, its loop time
         self.batches = 0  # transactions the writer committed for appends (tests, benchmarks)
@@ -141,7 +142,7 @@ class GroupCommit:
         self._queue.append(item)
         loop = item.done.get_loop()
         self._forget_finished_writers(loop)
-        busy = self._gather and isinstance(item, Append) and self._busy(item.code, loop)
+        busy = self._gather > 0 and isinstance(item, Append) and self._busy(item.code, loop)
         # A writer yet to take work will take this too; so will a busy one, in its next
         # batch, unless its batch takes long: then one more starts, up to the limit.
         if not self._writers:
