@@ -15,7 +15,7 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store import held_connection
+from app.store import group_commit, held_connection
 from app.store.base import RoomRecord, RoomStore
 from app.store.db import create_engine, dispose_engine, migrate_engine
 from app.store.errors import DuplicateRecord, RoomExists, UnknownRoom
@@ -594,14 +594,16 @@ async def test_a_quiet_workers_append_leaves_the_async_engines_connection_alone(
 
 
 async def test_a_busy_workers_appends_from_several_turns_share_one_sqlite_transaction(
-    sqlite_file: tuple[AsyncEngine, SqliteWriter],
+    sqlite_file: tuple[AsyncEngine, SqliteWriter], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """While other rooms' appends keep coming, a batch waits ``gather_seconds`` for more: the
     appends of rooms that arrive a turn or a millisecond apart go out in one transaction (on the
     loop each was written at once, 1.55 moves a transaction at 1,500 rooms), and each is stored
     when its await returns."""
     engine, _writer = sqlite_file
-    gather = 0.2  # long, so that a slow test machine's turns still fall inside it
+    # Long, so that a loaded test machine's turns still fall inside them:
+    gather = 0.2
+    monkeypatch.setattr(group_commit, "BUSY_SECONDS", 1.0)
     store = SqlRoomStore(engine, gather_seconds=gather)
     codes = ["BUSY1", "BUSY2", "BUSY3", "BUSY4"]
     for code in codes:
