@@ -19,6 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+# The generation a store that never took a room over writes with: above any lease's, so its
+# writes go in (one worker, no leases).
+UNFENCED = 2**62
+
 
 @dataclass(frozen=True, slots=True)
 class RoomRecord:

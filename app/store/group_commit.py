@@ -31,11 +31,11 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from .base import RoomRecord
+from .base import UNFENCED, RoomRecord
 from .db import before_dispose, in_transaction, sqlite_writer
 from .errors import DuplicateRecord, StoreError, UnknownRoom
 from .held_connection import HeldConnection
-from .log_statements import INSERT_LINE, SET_META, UNFENCED, UPSERT_SNAPSHOT
+from .log_statements import INSERT_LINE, SET_META, UPSERT_SNAPSHOT
 from .sqlite_file import DriverWork
 
 T = TypeVar("T")

@@ -14,8 +14,6 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from .driver_sql import DriverStatement
 from .models import RUNNING, JsonType, Match, Room, RoomLogLine, RoomSnapshot
 
-UNFENCED = 2**62  # the generation of a store that never took the room over: writes go in
-
 # The hot INSERT of ``append``, run as one executemany per batch. No joins: the room id comes
 # from the store's memory, and the subqueries are index lookups. The room must still be open and
 # at a generation <= the writer's (``room_id`` NULL otherwise: an IntegrityError), which also

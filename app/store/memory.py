@@ -9,10 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .base import RoomRecord, StoredRoom
+from .base import UNFENCED, RoomRecord, StoredRoom
 from .errors import Fenced, RoomExists, UnknownRoom
-
-UNFENCED = 2**62  # a store that never took a room over writes to it unconditionally
 
 
 class MemoryRoomStore:

@@ -40,10 +40,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.elements import BindParameter
 
-from .base import RoomRecord, StoredRoom
+from .base import UNFENCED, RoomRecord, StoredRoom
 from .errors import Fenced, RoomExists, StoreError, UnknownRoom
 from .group_commit import GATHER_SECONDS, Append, GroupCommit
-from .log_statements import UNFENCED, UPSERT_SNAPSHOT
+from .log_statements import UPSERT_SNAPSHOT
 from .models import (
     ABANDONED,
     RUNNING,
