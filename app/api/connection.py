@@ -52,13 +52,18 @@ class Connection:
 
     # -- the Viewer protocol (called by the hub and the room, never awaited) ----------------
 
-    def deliver(self, seq: int, frame: str) -> None:
+    def deliver(self, frames: list[tuple[int, str]]) -> None:
         if not self.ready:
             if self._early is None:
                 self._early = []
-            self._early.append((seq, frame))
-        else:
-            self._push(frame)
+            self._early.extend(frames)
+        elif self.closing is None:
+            pending = self._pending
+            if pending is None:  # the first of this turn: send them all at its end
+                self._pending = [frame for _, frame in frames]
+                _AT_TURN_END.add(self)
+            else:
+                pending.extend([frame for _, frame in frames])
 
     def begin(self, frames: list[str], seq: int) -> None:
         early, self._early = self._early or [], None

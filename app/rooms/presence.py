@@ -90,4 +90,7 @@ class BotThinking:
     @staticmethod
     def any_bot(state: RoomState) -> bool:
         """Does a bot play any seat (a bot's own, or an away one)?"""
-        return any(info.bot or info.away for info in state.meta.seats)
+        for info in state.meta.seats:  # noqa: SIM110 (no generator: asked after every move)
+            if info.bot or info.away:
+                return True
+        return False

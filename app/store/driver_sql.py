@@ -13,14 +13,13 @@ they go through SQLAlchemy as usual.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import UpdateBase
 
@@ -74,8 +73,10 @@ class DriverStatement:
             conn.execute(self.statement, list(rows))
             return
         compiled = self.compiled(conn.dialect, True)
-        with as_sqlalchemy_error(compiled.sql):
+        try:
             driver.executemany(compiled.sql, [compiled.row(row) for row in rows])
+        except sqlite3.Error as exc:
+            raise sqlalchemy_error(compiled.sql, exc) from exc
 
     def execute(self, conn: Connection, parameters: Mapping[str, Any]) -> list[tuple[Any, ...]]:
         """Run once, in ``conn``'s transaction: the rows it returns (RETURNING), if any."""
@@ -84,8 +85,10 @@ class DriverStatement:
             result = conn.execute(self.statement, dict(parameters))
             return [tuple(row) for row in result.all()] if result.returns_rows else []
         compiled = self.compiled(conn.dialect, False)
-        with as_sqlalchemy_error(compiled.sql):
+        try:
             return driver.execute(compiled.sql, compiled.row(parameters)).fetchall()
+        except sqlite3.Error as exc:
+            raise sqlalchemy_error(compiled.sql, exc) from exc
 
     def rowcount(self, conn: Connection, parameters: Mapping[str, Any]) -> int:
         """Run once, in ``conn``'s transaction: how many rows it wrote."""
@@ -93,8 +96,10 @@ class DriverStatement:
         if driver is None:
             return int(conn.execute(self.statement, dict(parameters)).rowcount)
         compiled = self.compiled(conn.dialect, False)
-        with as_sqlalchemy_error(compiled.sql):
+        try:
             return driver.execute(compiled.sql, compiled.row(parameters)).rowcount
+        except sqlite3.Error as exc:
+            raise sqlalchemy_error(compiled.sql, exc) from exc
 
 
 def _sqlite_driver(conn: Connection) -> sqlite3.Connection | None:
@@ -103,10 +108,7 @@ def _sqlite_driver(conn: Connection) -> sqlite3.Connection | None:
     return driver if isinstance(driver, sqlite3.Connection) else None
 
 
-@contextmanager
-def as_sqlalchemy_error(sql: str) -> Iterator[None]:
-    """A driver error as SQLAlchemy raises it, without the parameters (players' moves)."""
-    try:
-        yield
-    except sqlite3.Error as exc:
-        raise DBAPIError.instance(sql, None, exc, sqlite3.Error, hide_parameters=True) from exc
+def sqlalchemy_error(sql: str, exc: sqlite3.Error) -> StatementError:
+    """A driver error as SQLAlchemy raises it, without the parameters (players' moves). Raised
+    from an ``except`` at each call, not a context manager: the hot path pays no call for it."""
+    return DBAPIError.instance(sql, None, exc, sqlite3.Error, hide_parameters=True)

@@ -26,7 +26,7 @@ from sqlalchemy.exc import OperationalError
 
 from app.jsonwire import compact_json
 
-from .driver_sql import as_sqlalchemy_error
+from .driver_sql import sqlalchemy_error
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # How often a SQLite file's WAL is checkpointed, in the background: a commit never does it.
@@ -265,8 +265,10 @@ def _driver_transaction(work: DriverWork, conn: Connection) -> tuple[Any, Except
     driver.execute("BEGIN IMMEDIATE")
     try:
         result = work(conn)
-        with as_sqlalchemy_error("COMMIT"):
+        try:
             driver.commit()
+        except sqlite3.Error as exc:
+            raise sqlalchemy_error("COMMIT", exc) from exc
     except Exception as exc:
         with contextlib.suppress(sqlite3.Error):  # a failed COMMIT may have rolled back already
             driver.rollback()

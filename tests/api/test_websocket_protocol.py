@@ -27,7 +27,7 @@ from app.api.websocket_protocol import (
     DirectReader,
     DirectSocket,
     DirectWebSocketProtocol,
-    text_frame,
+    add_text_frames,
 )
 
 
@@ -191,10 +191,14 @@ async def test_messages_reach_the_app_in_order() -> None:
     server.connection_lost(None)
 
 
-@given(st.one_of(st.integers(0, 140), st.sampled_from([65534, 65535, 65536, 70000])))
-def test_a_text_frame_is_the_frame_websockets_would_send(size: int) -> None:
-    data = ("é" * (size // 2) + "x" * (size % 2)).encode()
-    assert text_frame(data) == Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[])
+@given(st.lists(st.one_of(st.integers(0, 140), st.sampled_from([65534, 65535, 65536, 70000])),
+                min_size=1, max_size=3))
+def test_text_frames_are_the_frames_websockets_would_send(sizes: list[int]) -> None:
+    texts = ["é" * (size // 2) + "x" * (size % 2) for size in sizes]
+    out: list[bytes] = []
+    add_text_frames(out, texts)
+    assert b"".join(out) == b"".join(Frame(Opcode.TEXT, text.encode()).serialize(
+        mask=False, extensions=[]) for text in texts)
 
 
 async def test_frames_after_the_client_closed_are_not_written() -> None:
