@@ -20,7 +20,9 @@ class Mailbox(Generic[T]):
 
     def put(self, item: T) -> None:
         self._items.append(item)
-        self.wake()
+        waiter = self._waiter  # ``wake``'s, written out: a put for every message
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     put_nowait = put  # asyncio.Queue's names, for uvicorn's protocol
 

@@ -113,10 +113,9 @@ class GroupCommit:
         self.batches = 0  # transactions the writer committed for appends (tests, benchmarks)
         self.largest_batch = 0
 
-    async def append(self, item: Append) -> None:
-        """Queue ``item``; returns once its transaction has committed."""
+    def enqueue(self, item: Append) -> None:
+        """Queue ``item``: ``item.done`` is settled once its transaction has committed."""
         self._enqueue(item)
-        await item.done
 
     async def exclusive(self, run: Callable[[], Awaitable[T]]) -> T:
         """SQLite: run a write through the writer; Postgres: run it now (writers do not block)."""
@@ -180,8 +179,9 @@ class GroupCommit:
 
     def _forget_finished_writers(self, loop: asyncio.AbstractEventLoop) -> None:
         """Keep the writers still running on ``loop`` (a test's earlier loop may have ended)."""
-        self._writers = {task: busy for task, busy in self._writers.items()
-                         if not task.done() and task.get_loop() is loop}
+        if self._writers:
+            self._writers = {task: busy for task, busy in self._writers.items()
+                             if not task.done() and task.get_loop() is loop}
 
     def _start_writer(self) -> None:
         task = asyncio.create_task(self._drain(), name="SqlRoomStore writer")

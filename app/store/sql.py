@@ -131,8 +131,9 @@ class SqlRoomStore:
                      snapshot: dict[str, Any] | None = None) -> None:
         """Queue the record for the writer; returns once its transaction has committed."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self._log.append(Append(code, record, meta, done, self._room_ids.get(code),
-                                       self._fences.get(code, UNFENCED), snapshot))
+        self._log.enqueue(Append(code, record, meta, done, self._room_ids.get(code),
+                                 self._fences.get(code, UNFENCED), snapshot))
+        await done
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
         stmt = UPSERT_SNAPSHOT["postgresql" if self._postgres else "sqlite"]
