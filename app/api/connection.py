@@ -52,18 +52,18 @@ class Connection:
 
     # -- the Viewer protocol (called by the hub and the room, never awaited) ----------------
 
-    def deliver(self, frames: list[tuple[int, str]]) -> None:
+    def deliver(self, seq: int, frames: list[str]) -> None:
         if not self.ready:
             if self._early is None:
                 self._early = []
-            self._early.extend(frames)
+            self._early.extend(enumerate(frames, seq))
         elif self.closing is None:
             pending = self._pending
             if pending is None:  # the first of this turn: send them all at its end
-                self._pending = [frame for _, frame in frames]
+                self._pending = frames
                 _AT_TURN_END.add(self)
             else:
-                pending.extend([frame for _, frame in frames])
+                pending.extend(frames)
 
     def begin(self, frames: list[str], seq: int) -> None:
         early, self._early = self._early or [], None

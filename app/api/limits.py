@@ -84,9 +84,12 @@ class KeyedRateLimiter:
             limiter = self._keys[key] = RateLimiter(self.limit, self.window, self.extra)
         return limiter
 
-    def allow(self, key: str) -> bool:
-        """Count one hit for ``key``; False when over the limit."""
-        return self._of(key).allow()
+    def allow(self, key: str, now: float | None = None) -> bool:
+        """Count one hit for ``key`` (at ``now``, monotonic); False when over the limit."""
+        limiter = self._keys.get(key)  # the lookup, not ``_of``: a hit for every message
+        if limiter is None:
+            limiter = self._of(key)
+        return limiter.allow(now)
 
     hit = allow
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from functools import partial
 from typing import Any
 
@@ -77,8 +78,9 @@ class OpenSocket:
             return False
         limits = services.limits
         key, address = self.ticket.key, self.ticket.address
-        if (self.limiter.allow() and limits.messages.allow(key)
-                and limits.address_messages.allow(address)):
+        now = time.monotonic()
+        if (self.limiter.allow(now) and limits.messages.allow(key, now)
+                and limits.address_messages.allow(address, now)):
             return True
         if (self.limiter.abusive or limits.messages.abusive(key)
                 or limits.address_messages.abusive(address)):

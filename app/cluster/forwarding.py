@@ -85,7 +85,7 @@ class RemoteViewer:
         self.frames: list[str] = []
         self.seq = 0
 
-    def deliver(self, frames: list[tuple[int, str]]) -> None:
+    def deliver(self, seq: int, frames: list[str]) -> None:
         pass  # events reach the socket's worker on the room topic
 
     def notice(self, frame: str) -> None:

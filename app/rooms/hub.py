@@ -37,9 +37,10 @@ class Viewer(Protocol):
     watcher: int | None  # an anonymous spectator's number (its chat lines carry it)
     request: int | None  # O-APPROVAL: the join request it waits on (it sees nothing else)
 
-    def deliver(self, frames: list[tuple[int, str]]) -> None:
-        """Queue a commit's event frames, each with its seq; frames that arrive before
-        ``begin`` wait for it."""
+    def deliver(self, seq: int, frames: list[str]) -> None:
+        """Queue a commit's event frames (the list is the viewer's to keep), the first at
+        ``seq`` and each next one a seq later; frames that arrive before ``begin`` wait for
+        it."""
 
     def notice(self, frame: str) -> None:
         """Queue a frame outside the room's seq (spectator chat)."""
@@ -107,17 +108,17 @@ def frame_for(event: EncodedEvent, seat: int | None) -> str:
     return event[1]
 
 
-def frames_for(events: list[EncodedEvent], seat: int | None) -> list[tuple[int, str]]:
-    """``frame_for`` each of a commit's events, with its seq: one call a socket, not one an
-    event (the fan-out's calls were a tenth of a move's)."""
+def frames_for(events: list[EncodedEvent], seat: int | None) -> list[str]:
+    """``frame_for`` each of a commit's events: one call a socket, not one an event (the
+    fan-out's calls were a tenth of a move's)."""
     frames = []
-    for seq, public, private in events:
+    for _, public, private in events:
         for private_seat, frame in private:
             if private_seat == seat:
-                frames.append((seq, frame))
+                frames.append(frame)
                 break
         else:
-            frames.append((seq, public))
+            frames.append(public)
     return frames
 
 
@@ -208,6 +209,9 @@ class Hub:
     @staticmethod
     def _fan_out(viewers: set[Viewer], events: list[EncodedEvent]) -> None:
         """A commit's events as encoded, or as lists from another worker (the same shape)."""
+        if not events:
+            return
+        seq = events[0][0]  # a commit's seqs follow one another
         for viewer in list(viewers):
             if viewer.request is None:  # O-APPROVAL: nothing of the table before admission
-                viewer.deliver(frames_for(events, viewer.seat))
+                viewer.deliver(seq, frames_for(events, viewer.seat))

@@ -45,24 +45,32 @@ def direct(limit: int = 1000) -> tuple[Connection, Writer]:
 
 async def test_frames_before_the_first_state_are_dropped_or_kept_by_seq() -> None:
     conn, writer = direct()
-    conn.deliver([(4, "e4")])
-    conn.deliver([(5, "e5")])
-    conn.deliver([(6, "e6")])
+    conn.deliver(4, ["e4"])
+    conn.deliver(5, ["e5"])
+    conn.deliver(6, ["e6"])
     conn.begin(["state@5"], 5)
-    conn.deliver([(7, "e7")])
+    conn.deliver(7, ["e7"])
     conn.close(1000, "bye")
     assert writer.sent == ["state@5", "e6", "e7"]  # the close waits for nothing
     assert writer.closed == (1000, "bye")
+
+
+async def test_a_commits_frames_before_the_first_state_are_kept_from_the_seq_it_covers() -> None:
+    conn, writer = direct()
+    conn.deliver(4, ["e4", "e5", "e6"])  # one commit's three events, seqs 4 to 6
+    conn.begin(["state@5"], 5)
+    await asyncio.sleep(0)
+    assert writer.sent == ["state@5", "e6"]
 
 
 async def test_one_turn_of_the_event_loop_is_one_write() -> None:
     conn, writer = direct()
     conn.begin(["state@1"], 1)
     await asyncio.sleep(0)
-    conn.deliver([(2, "e2"), (3, "e3")])  # one commit's events, delivered together by the hub
-    conn.deliver([(4, "e4")])  # and another's, in the same turn
+    conn.deliver(2, ["e2", "e3"])  # one commit's events, delivered together by the hub
+    conn.deliver(4, ["e4"])  # and another's, in the same turn
     await asyncio.sleep(0)
-    conn.deliver([(5, "e5")])
+    conn.deliver(5, ["e5"])
     await asyncio.sleep(0)
     assert writer.writes == [["state@1"], ["e2", "e3", "e4"], ["e5"]]
 
@@ -71,14 +79,14 @@ async def test_a_client_that_does_not_read_is_dropped_once_too_much_waits_unread
     conn, writer = direct(limit=1000)
     conn.begin([], 0)
     writer.unread = 1000
-    conn.deliver([(1, "e1")])
+    conn.deliver(1, ["e1"])
     await asyncio.sleep(0)
     assert conn.closing is None
     writer.unread = 1001
-    conn.deliver([(2, "e2")])
+    conn.deliver(2, ["e2"])
     await asyncio.sleep(0)
     assert writer.closed is not None and writer.closed[0] == Close.TOO_SLOW
-    conn.deliver([(3, "e3")])  # nothing more for it
+    conn.deliver(3, ["e3"])  # nothing more for it
     await asyncio.sleep(0)
     assert writer.sent == ["e1", "e2"]
 
@@ -121,7 +129,7 @@ async def test_under_another_server_a_client_that_does_not_read_is_still_closed(
     conn = Connection(cast(WebSocket, socket), None, 10)
     conn.begin([], 0)
     for seq in range(1, 5):
-        conn.deliver([(seq, f"event {seq}")])
+        conn.deliver(seq, [f"event {seq}"])
         await asyncio.sleep(0)
     assert conn.closing is not None and conn.closing[0] == Close.TOO_SLOW
     async with asyncio.timeout(2):

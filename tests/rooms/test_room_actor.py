@@ -47,8 +47,8 @@ class FakeViewer:
         self.frames: list[dict[str, Any]] = []
         self.closed: tuple[int, str] | None = None
 
-    def deliver(self, frames: list[tuple[int, str]]) -> None:
-        self.frames.extend(json.loads(frame) for _, frame in frames)
+    def deliver(self, seq: int, frames: list[str]) -> None:
+        self.frames.extend(json.loads(frame) for frame in frames)
 
     def notice(self, frame: str) -> None:
         self.frames.append(json.loads(frame))
