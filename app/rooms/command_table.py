@@ -74,12 +74,17 @@ class Sender(Flag):
     ANYONE = PLAYER | HOST | SPECTATOR | NAMED
 
 
+# Made once: a Flag's ``|`` and ``&`` are Python calls (three each), and every command asks.
+_HOST_PLAYER = Sender.PLAYER | Sender.HOST
+_NAMED_SPECTATOR = Sender.SPECTATOR | Sender.NAMED
+
+
 def sender_of(meta: RoomMeta, person: Person) -> Sender:
     if person.request is not None:
         return Sender.WAITING
     if person.seat is not None:
-        return Sender.PLAYER | Sender.HOST if meta.host == person.seat else Sender.PLAYER
-    return Sender.SPECTATOR | Sender.NAMED if person.spectator is not None else Sender.SPECTATOR
+        return _HOST_PLAYER if meta.host == person.seat else Sender.PLAYER
+    return _NAMED_SPECTATOR if person.spectator is not None else Sender.SPECTATOR
 
 
 Decision = Outcome | ToEngine | Notice | StartPlan
@@ -107,7 +112,7 @@ class CommandSpec:
 
     def permit(self, sender: Sender) -> None:
         """Refuse (``forbidden``) a sender this command is not for."""
-        if sender & self.senders:
+        if sender._value_ & self.senders._value_:  # the flags' ints: no Flag made to test
             return
         if sender == Sender.WAITING:
             raise RoomError(FORBIDDEN, "wait for the host to let you in")

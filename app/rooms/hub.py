@@ -72,14 +72,20 @@ def encode_event(seq: int, event: Event,
                  legal: dict[int, list[dict[str, Any]]] | None = None) -> EncodedEvent:
     """The event's frames: the public one, and one for each seat with a private part or (the
     last event of a command) a new list of legal moves (O-LEGAL)."""
-    private = event.private or {}
-    seats = [seat for seat, part in private.items() if part]
+    seats = []  # loops, not comprehensions: each is a call, and every event comes here
+    if event.private:
+        for seat, part in event.private.items():
+            if part:
+                seats.append(seat)
     if legal:
-        seats += [seat for seat in legal if seat not in seats]
-    return (seq, event_frame(seq, event.for_viewer(None)),
-            tuple((seat, event_frame(seq, event.for_viewer(seat),
-                                      legal.get(seat) if legal else None))
-                  for seat in seats))
+        for seat in legal:
+            if seat not in seats:
+                seats.append(seat)
+    frames = []
+    for seat in seats:
+        frames.append((seat, event_frame(seq, event.for_viewer(seat),
+                                         legal.get(seat) if legal else None)))
+    return seq, event_frame(seq, event.for_viewer(None)), tuple(frames)
 
 
 def with_legal(frame: str, legal: list[dict[str, Any]]) -> str:
@@ -92,11 +98,15 @@ def add_legal(event: EncodedEvent, legal: dict[int, list[dict[str, Any]]]) -> En
     """``encode_event(seq, e, legal)`` from ``encode_event(seq, e)``: the frames already encoded,
     each seat's new legal moves added to its own (its private frame, or the public one)."""
     seq, public, private = event
-    frames = [(seat, with_legal(frame, legal[seat]) if seat in legal else frame)
-              for seat, frame in private]
-    have = {seat for seat, _ in private}
-    frames += [(seat, with_legal(public, moves)) for seat, moves in legal.items()
-               if seat not in have]
+    frames = []  # loops, not comprehensions, as in ``encode_event``
+    for seat, frame in private:
+        frames.append((seat, with_legal(frame, legal[seat]) if seat in legal else frame))
+    for seat, moves in legal.items():
+        for private_seat, _ in private:
+            if private_seat == seat:
+                break
+        else:
+            frames.append((seat, with_legal(public, moves)))
     return seq, public, tuple(frames)
 
 
