@@ -90,14 +90,13 @@ class Inbox(Mailbox[T]):
         each."""
         if self._items:
             return self._items.pop(0)
-        if delay is None:
-            return await self.get()
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + delay
-        while not self._items:
-            if loop.time() >= deadline:
-                return None
-            self._ring_by(loop, deadline)
+        deadline = None if delay is None else loop.time() + delay
+        while not self._items:  # ``get``'s wait, written out: a room's every message
+            if deadline is not None:
+                if loop.time() >= deadline:
+                    return None
+                self._ring_by(loop, deadline)
             waiter = self._waiter = loop.create_future()
             try:
                 await waiter
