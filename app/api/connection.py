@@ -57,31 +57,21 @@ class Connection:
             if self._early is None:
                 self._early = []
             self._early.extend(enumerate(frames, seq))
-        elif self.closing is None:
-            pending = self._pending
-            if pending is None:  # the first of this turn: send them all at its end
-                self._pending = frames
-                _AT_TURN_END.add(self)
-            else:
-                pending.extend(frames)
+        else:
+            self._push(frames)
 
     def begin(self, frames: list[str], seq: int) -> None:
         early, self._early = self._early or [], None
         if self._syncing:  # the events the state covers, as this socket would have had them
-            for early_seq, frame in early:
-                if early_seq <= seq:
-                    self._push(frame)
+            self._push([frame for early_seq, frame in early if early_seq <= seq])
             self._syncing = False
-        for frame in frames:
-            self._push(frame)
+        self._push(list(frames))
         if not self.ready:
-            for early_seq, frame in early:
-                if early_seq > seq:
-                    self._push(frame)
+            self._push([frame for early_seq, frame in early if early_seq > seq])
             self.ready = True
 
     def notice(self, frame: str) -> None:
-        self._push(frame)
+        self._push([frame])
 
     def close(self, code: int, reason: str) -> None:
         """The close frame, behind the frames already given; never waits for the client."""
@@ -107,7 +97,7 @@ class Connection:
         return len(self._pending or ())
 
     def send(self, message: dict[str, Any]) -> None:
-        self._push(compact_json(message))
+        self._push([compact_json(message)])
 
     def stop(self) -> None:
         """The socket is over (the endpoint returns)."""
@@ -115,14 +105,16 @@ class Connection:
         self._pending = None
         self._sender.stop()
 
-    def _push(self, frame: str) -> None:
-        if self.closing is not None:
+    def _push(self, frames: list[str]) -> None:
+        """Queue ``frames`` (the list is this connection's to keep) for the end of the turn."""
+        if self.closing is not None or not frames:
             return
-        if self._pending is None:  # the first of this turn: send them all at its end
-            self._pending = [frame]
+        pending = self._pending
+        if pending is None:  # the first of this turn: send them all at its end
+            self._pending = frames
             _AT_TURN_END.add(self)
         else:
-            self._pending.append(frame)
+            pending.extend(frames)
 
     def flush(self) -> None:
         frames = self._pending

@@ -112,15 +112,12 @@ def add_legal(event: EncodedEvent, legal: dict[int, list[dict[str, Any]]]) -> En
 
 def frame_for(event: EncodedEvent, seat: int | None) -> str:
     """The frame of ``event`` that ``seat`` (None: a spectator) may see."""
-    for private_seat, frame in event[2]:
-        if private_seat == seat:
-            return frame
-    return event[1]
+    return frames_for([event], seat)[0]
 
 
 def frames_for(events: list[EncodedEvent], seat: int | None) -> list[str]:
-    """``frame_for`` each of a commit's events: one call a socket, not one an event (the
-    fan-out's calls were a tenth of a move's)."""
+    """The frame of each of a commit's events that ``seat`` may see: one call a socket, not
+    one an event (the fan-out's calls were a tenth of a move's)."""
     frames = []
     for _, public, private in events:
         for private_seat, frame in private:

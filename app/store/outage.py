@@ -61,8 +61,13 @@ class OutageWatch:
         try:
             return await work
         except Exception as exc:
-            if not is_outage(exc):
-                raise
+            self._unavailable_if_outage(exc)
+            raise
+
+    def _unavailable_if_outage(self, exc: Exception) -> None:
+        """An outage raises StoreUnavailable (the store is away from now on); any other
+        error is the caller's to raise as it is."""
+        if is_outage(exc):
             self._away(exc)
             raise StoreUnavailable() from exc
 
@@ -106,10 +111,8 @@ class OutageWatch:
         try:  # ``_guard``'s, written out: one coroutine less for every move
             await self.inner.append(code, record, meta, snapshot)
         except Exception as exc:
-            if not is_outage(exc):
-                raise
-            self._away(exc)
-            raise StoreUnavailable() from exc
+            self._unavailable_if_outage(exc)
+            raise
 
     async def save_snapshot(self, code: str, seq: int, snapshot: dict[str, Any]) -> None:
         await self._guard(self.inner.save_snapshot(code, seq, snapshot))
