@@ -47,6 +47,8 @@ class HeldConnection:
                 return
             await self.release()
             await asyncio.sleep(0)  # whoever waits for the connection takes it first
+            if not _in_use(self._engine):
+                return  # nobody did: held again, it was handed back and taken every hold
         self._conn = await self._engine.connect()
         self._since = loop.time()
 

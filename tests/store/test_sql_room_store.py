@@ -710,6 +710,54 @@ async def test_a_read_waits_for_no_more_than_a_short_hold_while_appends_keep_com
 
 
 
+async def test_a_busy_writer_stops_checking_the_connection_out_once_nobody_else_uses_it(
+    sqlite_file: tuple[AsyncEngine, SqliteWriter],
+) -> None:
+    """The writer holds the async engine's connection only while another transaction of that
+    engine may run: once a read is over and nobody else asks for the connection, the batches go
+    on without it. (Held once, it was handed back and checked out again every ``HOLD_SECONDS``
+    for as long as appends kept coming: an aiosqlite crossing each time, 50 a second.)"""
+    engine, writer = sqlite_file
+    store = SqlRoomStore(engine)
+    codes = [f"B{n:03}" for n in range(8)]
+    for code in codes:
+        await store.create_room(code, {})
+    stop = asyncio.Event()
+
+    async def keep_appending(code: str) -> None:
+        seq = 0
+        while not stop.is_set():
+            seq += 1
+            await store.append(code, record(seq), None)
+            await asyncio.sleep(0.002)
+
+    appenders = [asyncio.create_task(keep_appending(code)) for code in codes]
+    checkouts = 0
+
+    def counted(*_: Any) -> None:
+        nonlocal checkouts
+        checkouts += 1
+
+    try:
+        await asyncio.sleep(0.1)
+        async with engine.connect() as conn:  # a read while appends come: the writer holds
+            await conn.execute(text("SELECT 1"))
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(held_connection.HOLD_SECONDS * 2)  # its hold has run out
+        event.listen(engine.sync_engine, "checkout", counted)
+        await asyncio.sleep(held_connection.HOLD_SECONDS * 15)
+    finally:
+        event.remove(engine.sync_engine, "checkout", counted)
+        stop.set()
+        await asyncio.gather(*appenders)
+    assert checkouts == 0, f"{checkouts} checkouts with nobody else using the engine"
+    assert writer.on_thread == 0
+    for code in codes:
+        stored = await store.load_room(code)
+        assert stored is not None and [r.seq for r in stored.records] == list(
+            range(1, len(stored.records) + 1))
+
+
 async def test_a_sqlite_files_writer_thread_ends_with_its_engine_and_a_given_up_append_is_whole(
     migrated_sqlite: Path, tmp_path: Path,
 ) -> None:
