@@ -43,9 +43,9 @@ class Settings(BaseSettings):
     bot_delay_ms: tuple[int, int] = (700, 1600)  # a bot "thinks" this long before acting
     snapshot_every: int = 100  # records between engine snapshots
     # SQLite: while other rooms' moves keep coming, a batch of the room log waits this long for
-    # more before it is written (fewer transactions: less CPU per move, 2-3 ms more latency;
+    # more before it is written (fewer transactions: less CPU per move, 1-2 ms more latency;
     # app/store/group_commit.py). 0: every batch at once.
-    commit_gather_ms: float = 3.0
+    commit_gather_ms: float = 2.0
     # UNO_TESTING only: write (and read up to) this room-log format, as a newer build would (a
     # rolling deploy's test); 0: this build's own (app/store/records.py RECORD_FORMAT).
     record_format: int = 0

@@ -14,11 +14,11 @@ On a SQLite file a batch is written on the event loop's thread, at once: only wh
 the same turn of the loop shares it (1.55 commands a transaction at 1,500 rooms), and each
 transaction has a fixed cost as large as two appends (BEGIN, COMMIT and their system calls, the
 writer's task). So while other rooms' appends keep coming (``busy``), a batch waits
-``gather_seconds`` for more before it is written (3 ms: 7 commands a transaction at 1,500
-rooms, 10-15 % less CPU per move than 1 ms's 3.6, 2-3 ms more latency; 4 ms saved no more;
-README, issue 31). A quiet worker's append, or
-a room's own appends one after another, are written at once. On Postgres the round trip
-gathers by itself: what arrives while a batch is in flight goes in the next.
+``gather_seconds`` for more before it is written (2 ms: 5.6 commands a transaction at 1,500
+rooms against 1 ms's 3.6, 9 % less CPU per move, 1 ms more latency; 3 ms saved a little more
+but its p99 came within a stall of the issue's 4x line; README, issue 31). A quiet worker's
+append, or a room's own appends one after another, are written at once. On Postgres the round
+trip gathers by itself: what arrives while a batch is in flight goes in the next.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ POSTGRES_WRITERS = 3  # batches in flight at once (the pool holds 5 connections,
 SECOND_WRITER_SECONDS = 0.05
 # SQLite: how long a batch waits for more appends while the worker is busy (``GroupCommit``;
 # UNO_COMMIT_GATHER_MS), and what busy is: another room's append came this recently.
-GATHER_SECONDS = 0.003
+GATHER_SECONDS = 0.002
 BUSY_SECONDS = 0.005
 
 
