@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import sqlite3
 import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -669,15 +671,12 @@ async def test_an_append_waits_for_a_transaction_of_the_async_engine_then_commit
     assert stored is not None and [r.seq for r in stored.records] == [1]
 
 
-async def test_a_read_waits_for_no_more_than_a_short_hold_while_appends_keep_coming(
-    sqlite_file: tuple[AsyncEngine, SqliteWriter],
-) -> None:
-    """The SQLite writer keeps the async engine's one connection across batches (checking it
-    out for each cost a third of a quiet worker's transaction), but hands it back after
-    ``HOLD_SECONDS``, and when it has nothing to write: a read never waits long for it."""
-    engine, _writer = sqlite_file
-    store = SqlRoomStore(engine)
-    codes = [f"H{n:03}" for n in range(8)]
+@contextlib.asynccontextmanager
+async def rooms_appending(store: SqlRoomStore, prefix: str, pause: float = 0.0
+                          ) -> AsyncIterator[list[str]]:
+    """Eight new rooms, each appending one record after another (``pause`` apart) until the
+    block ends; their codes."""
+    codes = [f"{prefix}{n:03}" for n in range(8)]
     for code in codes:
         await store.create_room(code, {})
     stop = asyncio.Event()
@@ -687,18 +686,34 @@ async def test_a_read_waits_for_no_more_than_a_short_hold_while_appends_keep_com
         while not stop.is_set():
             seq += 1
             await store.append(code, record(seq), None)
+            if pause:
+                await asyncio.sleep(pause)
 
     appenders = [asyncio.create_task(keep_appending(code)) for code in codes]
-    await asyncio.sleep(0.2)
+    try:
+        yield codes
+    finally:
+        stop.set()
+        await asyncio.gather(*appenders)
+
+
+async def test_a_read_waits_for_no_more_than_a_short_hold_while_appends_keep_coming(
+    sqlite_file: tuple[AsyncEngine, SqliteWriter],
+) -> None:
+    """The SQLite writer keeps the async engine's one connection across batches (checking it
+    out for each cost a third of a quiet worker's transaction), but hands it back after
+    ``HOLD_SECONDS``, and when it has nothing to write: a read never waits long for it."""
+    engine, _writer = sqlite_file
+    store = SqlRoomStore(engine)
     waits = []
-    for _ in range(5):
-        started = time.perf_counter()
-        async with engine.connect() as conn:
-            await conn.execute(text("SELECT 1"))
-        waits.append(time.perf_counter() - started)
-        await asyncio.sleep(0.05)
-    stop.set()
-    await asyncio.gather(*appenders)
+    async with rooms_appending(store, "H") as codes:
+        await asyncio.sleep(0.2)
+        for _ in range(5):
+            started = time.perf_counter()
+            async with engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+            waits.append(time.perf_counter() - started)
+            await asyncio.sleep(0.05)
     assert max(waits) < 0.5, [f"{w * 1000:.0f} ms" for w in waits]
     await asyncio.sleep(held_connection.HOLD_SECONDS * 3)  # idle: the connection is back
     async with asyncio.timeout(held_connection.HOLD_SECONDS * 2):
@@ -719,37 +734,23 @@ async def test_a_busy_writer_stops_checking_the_connection_out_once_nobody_else_
     for as long as appends kept coming: an aiosqlite crossing each time, 50 a second.)"""
     engine, writer = sqlite_file
     store = SqlRoomStore(engine)
-    codes = [f"B{n:03}" for n in range(8)]
-    for code in codes:
-        await store.create_room(code, {})
-    stop = asyncio.Event()
-
-    async def keep_appending(code: str) -> None:
-        seq = 0
-        while not stop.is_set():
-            seq += 1
-            await store.append(code, record(seq), None)
-            await asyncio.sleep(0.002)
-
-    appenders = [asyncio.create_task(keep_appending(code)) for code in codes]
     checkouts = 0
 
     def counted(*_: Any) -> None:
         nonlocal checkouts
         checkouts += 1
 
-    try:
+    async with rooms_appending(store, "B", pause=0.002) as codes:
         await asyncio.sleep(0.1)
         async with engine.connect() as conn:  # a read while appends come: the writer holds
             await conn.execute(text("SELECT 1"))
             await asyncio.sleep(0.01)
         await asyncio.sleep(held_connection.HOLD_SECONDS * 2)  # its hold has run out
         event.listen(engine.sync_engine, "checkout", counted)
-        await asyncio.sleep(held_connection.HOLD_SECONDS * 15)
-    finally:
-        event.remove(engine.sync_engine, "checkout", counted)
-        stop.set()
-        await asyncio.gather(*appenders)
+        try:
+            await asyncio.sleep(held_connection.HOLD_SECONDS * 15)
+        finally:
+            event.remove(engine.sync_engine, "checkout", counted)
     assert checkouts == 0, f"{checkouts} checkouts with nobody else using the engine"
     assert writer.on_thread == 0
     for code in codes:
