@@ -14,9 +14,9 @@ On a SQLite file a batch is written on the event loop's thread, at once: only wh
 the same turn of the loop shares it (1.55 commands a transaction at 1,500 rooms), and each
 transaction has a fixed cost as large as two appends (BEGIN, COMMIT and their system calls, the
 writer's task). So while other rooms' appends keep coming (``busy``), a batch waits
-``gather_seconds`` for more before it is written (2 ms: 5.6 commands a transaction at 1,500
-rooms against 1 ms's 3.6, 9 % less CPU per move, 1 ms more latency; 3 ms saved a little more
-but its p99 came within a stall of the issue's 4x line; README, issue 31). A quiet worker's
+``gather_seconds`` for more before it is written (2 ms: 5.4 commands a transaction at 1,500
+rooms against 1 ms's 3.5, 10 % less CPU per move, 1 ms more latency; 3 ms saved little more
+and added another millisecond; README, issue 31). A quiet worker's
 append, or a room's own appends one after another, are written at once. On Postgres the round
 trip gathers by itself: what arrives while a batch is in flight goes in the next.
 """
