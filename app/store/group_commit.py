@@ -16,9 +16,9 @@ transaction has a fixed cost as large as two appends (BEGIN, COMMIT and their sy
 writer's task). So while other rooms' appends keep coming (``busy``), a batch waits
 ``gather_seconds`` for more before it is written (2 ms: 5.4 commands a transaction at 1,500
 rooms against 1 ms's 3.5, 10 % less CPU per move, 1 ms more latency; 3 ms saved little more
-and added another millisecond; README, issue 31). A quiet worker's
-append, or a room's own appends one after another, are written at once. On Postgres the round
-trip gathers by itself: what arrives while a batch is in flight goes in the next.
+and added another millisecond; README, issue 31). A quiet worker's append, or a room's own
+appends one after another, are written at once. On Postgres the round trip gathers by itself:
+what arrives while a batch is in flight goes in the next.
 """
 
 from __future__ import annotations
