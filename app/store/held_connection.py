@@ -37,18 +37,17 @@ class HeldConnection:
             self._idle = None
         if self._releasing is not None:
             await self._releasing
-        if self._conn is None and not _in_use(self._engine):
-            # Nobody's transaction runs: the batch's, on the loop's thread, begins and commits
-            # before one can start. Checking the connection out anyway cost a quiet worker's
-            # move 13 % of its instructions (``bench.instructions``, 20 rooms).
-            return
         if self._conn is not None:
             if loop.time() - self._since < HOLD_SECONDS:
                 return
             await self.release()
             await asyncio.sleep(0)  # whoever waits for the connection takes it first
-            if not _in_use(self._engine):
-                return  # nobody did: held again, it was handed back and taken every hold
+        if not _in_use(self._engine):
+            # Nobody's transaction runs: the batch's, on the loop's thread, begins and commits
+            # before one can start. Checking the connection out anyway cost a quiet worker's
+            # move 13 % of its instructions (``bench.instructions``, 20 rooms), and a busy one
+            # that had held it once took it again every hold, for good.
+            return
         self._conn = await self._engine.connect()
         self._since = loop.time()
 
