@@ -29,10 +29,10 @@ from types import FrameType
 from typing import Any
 
 from bench.server import (
-    ONE_ADDRESS_LIMITS,
     WindowHooks,
-    engine_env,
     free_port,
+    game_command,
+    game_env,
     raise_fd_limit,
     run_load,
     start_process,
@@ -94,11 +94,8 @@ def serve(args: list[str], dump: Path) -> None:
 async def measure(rooms: int, seconds: float, folder: Path) -> tuple[Counts, int]:
     port = free_port()
     dump = folder / "counts.tsv"
-    server = start_process(
-        [sys.executable, "-m", "bench.calls", "--serve", str(dump), "--port", str(port),
-         "--log-level", "warning", "--ws-max-size", "4096"],
-        {"UNO_DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'bench.db'}",
-         **ONE_ADDRESS_LIMITS, **engine_env("compiled")})
+    server = start_process(game_command("bench.calls", port, "--serve", str(dump)),
+                           game_env(folder, "compiled"))
 
     async def idle() -> None:
         pass

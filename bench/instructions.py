@@ -30,10 +30,10 @@ from typing import Any
 import httpx
 
 from bench.server import (
-    ONE_ADDRESS_LIMITS,
     WindowHooks,
-    engine_env,
     free_port,
+    game_command,
+    game_env,
     raise_fd_limit,
     run_load,
     start_process,
@@ -110,10 +110,8 @@ async def measure(args: argparse.Namespace, bare: bool, folder: Path) -> dict[st
         command = [sys.executable, "-m", "bench.server", "--bare-server", str(port)]
         env: dict[str, str] = {}
     else:
-        command = [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning",
-                   "--ws-max-size", "4096"]
-        env = {"UNO_DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'bench.db'}",
-               **ONE_ADDRESS_LIMITS, **engine_env(args.engine)}
+        command = game_command("app", port)
+        env = game_env(folder, args.engine)
     server = start_process(under_callgrind(command, out), env)
     marks: dict[str, float] = {}
 

@@ -77,6 +77,20 @@ def engine_env(engine: str) -> dict[str, str]:
     return {"UNO_ENGINE_BUILD": str(cached(Path(".venv/engine-build")))}
 
 
+def game_command(module: str, port: int, *args: str) -> list[str]:
+    """``python -m module`` (the app, or a bench's wrapper of it) serving the game as the
+    benchmarks load it: on ``port``, warnings only, frames of 4 KB at most."""
+    return [sys.executable, "-m", module, *args, "--port", str(port), "--log-level", "warning",
+            "--ws-max-size", "4096"]
+
+
+def game_env(folder: Path, engine: str, database: str | None = None) -> dict[str, str]:
+    """Its settings: ``database`` (a URL; by default a SQLite file in ``folder``), the load's
+    one address allowed all its rooms and sockets, ``engine`` as ``engine_env`` gives it."""
+    return {"UNO_DATABASE_URL": database or f"sqlite+aiosqlite:///{folder / 'bench.db'}",
+            **ONE_ADDRESS_LIMITS, **engine_env(engine)}
+
+
 def raise_fd_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
@@ -594,13 +608,9 @@ WS_PROTOCOLS = {"direct": [], "stock": ["--ws", "websockets-sansio"]}
 async def serve_and_load(args: argparse.Namespace, ws: str) -> dict[str, Any]:
     """One run of the game server (on a fresh SQLite file unless --database) under the load."""
     port = args.port or free_port()
-    db = Path(tempfile.mkdtemp(prefix="uno-bench-")) / "bench.db"
-    server = start_process(
-        [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning",
-         "--ws-max-size", "4096", *WS_PROTOCOLS[ws]],
-        {"UNO_DATABASE_URL": args.database or f"sqlite+aiosqlite:///{db}",
-         **ONE_ADDRESS_LIMITS, **engine_env(args.engine)},
-    )
+    folder = Path(tempfile.mkdtemp(prefix="uno-bench-"))
+    server = start_process(game_command("app", port, *WS_PROTOCOLS[ws]),
+                           game_env(folder, args.engine, args.database))
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", server)
         rooms = await uno_rooms(f"http://127.0.0.1:{port}", args.rooms)

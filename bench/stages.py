@@ -20,9 +20,9 @@ import tempfile
 from pathlib import Path
 
 from bench.server import (
-    ONE_ADDRESS_LIMITS,
-    engine_env,
     free_port,
+    game_command,
+    game_env,
     raise_fd_limit,
     run_load,
     start_process,
@@ -84,11 +84,7 @@ def shares(raw: Path) -> dict[str, float]:
 async def profile(args: argparse.Namespace) -> tuple[float, dict[str, float], float]:
     port = free_port()
     folder = Path(tempfile.mkdtemp(prefix="uno-stages-"))
-    server = start_process(
-        [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning",
-         "--ws-max-size", "4096"],
-        {"UNO_DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'bench.db'}",
-         **ONE_ADDRESS_LIMITS, **engine_env(args.engine)})
+    server = start_process(game_command("app", port), game_env(folder, args.engine))
     raw = folder / "profile.raw"
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     try:

@@ -18,16 +18,15 @@ import collections
 import json
 import os
 import signal
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from bench.server import (
-    ONE_ADDRESS_LIMITS,
-    engine_env,
     free_port,
+    game_command,
+    game_env,
     raise_fd_limit,
     run_load,
     start_process,
@@ -50,11 +49,9 @@ async def watch(args: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str
     folder = Path(tempfile.mkdtemp(prefix="uno-stalls-"))
     dump = folder / "stalls.jsonl"
     server = start_process(
-        [sys.executable, "-m", "bench.stall_app", "--port", str(port), "--log-level", "warning",
-         "--ws-max-size", "4096"],
-        {"UNO_DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'bench.db'}",
-         "UNO_STALL_DUMP": str(dump), "UNO_STALL_MS": str(args.stall_ms),
-         **ONE_ADDRESS_LIMITS, **engine_env(args.engine)})
+        game_command("bench.stall_app", port),
+        {**game_env(folder, args.engine), "UNO_STALL_DUMP": str(dump),
+         "UNO_STALL_MS": str(args.stall_ms)})
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", server)
         rooms = await uno_rooms(f"http://127.0.0.1:{port}", args.rooms)
