@@ -711,8 +711,8 @@ def main() -> None:
             f"{name:>4}: sockets {r['sockets']}, {r['actions_per_s']:.0f} actions/s, "
             f"latency p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms, "
             f"server RSS {r['server_rss_mb']:.0f} MB, "
-            f"server CPU {r['server_cpu_ms_per_action']:.2f} ms/action "
-            f"(in the kernel {r['server_system_ms_per_action']:.2f}); {tail_line(r['tail'])}; "
+            f"server CPU {r['server_cpu_ms_per_action']:.3f} ms/action "
+            f"(in the kernel {r['server_system_ms_per_action']:.3f}); {tail_line(r['tail'])}; "
             f"warm-up (the tables starting) p99 {r['warmup_p99_ms']:.0f} ms, "
             f"max {r['warmup_max_ms']:.0f} ms"
         )
@@ -727,6 +727,10 @@ def main() -> None:
                          f"{r['p99_ms']:.1f}/{b['p99_ms']:.1f} x{r['p99_ms'] / b['p99_ms']:.1f}"
                          for r, b in zip(out["runs"][args.ws.split(",")[0]], out["bare_runs"],
                                          strict=True)))
+        lines.append("CPU per action per run (uno ms / bare ms): " + ", ".join(
+            f"{r['server_cpu_ms_per_action']:.3f}/{b['server_cpu_ms_per_action']:.3f} "
+            f"x{r['server_cpu_ms_per_action'] / b['server_cpu_ms_per_action']:.2f}"
+            for r, b in zip(out["runs"][args.ws.split(",")[0]], out["bare_runs"], strict=True)))
     sys.stdout.write("\n".join(lines) + "\n")
 
 
