@@ -9,14 +9,14 @@ with the compiled engine as ``scripts/serve.sh`` serves it (``--engine sources``
 Prints sockets held, actions/s, action-to-last-recipient latency p50/p99 (from sending a move
 to the moment the last of the room's 4 sockets has its first event) of the moves sent in the
 measured window, where the slowest 1 % were sent (a few 100 ms windows: stalls; many: a server
-slow throughout), the server's RSS, and apart, the moves of the warm-up before it (every table
-starting within one interval). The
-same load then runs against a bare ``websockets`` broadcast server (no game, no database) to
-show the transport's own latency; the ratio compares the two. With ``--repeat N`` the game
-server and the bare one take turns N times, each turn's ratio printed; ``--ws direct,stock``
-runs the game server under each WebSocket protocol in turn (ours, and uvicorn's own) and prints
-the server's CPU per action under each. The clients are ``bench.wsclient``'s lean sockets, all
-in this process.
+slow throughout), the server's RSS and CPU per action (three places: the target's 2x is within
+the second's rounding), and apart, the moves of the warm-up before it (every table starting
+within one interval). The same load then runs against a bare ``websockets`` broadcast server
+(no game, no database) to show the transport's own cost; the ratios compare the two. With
+``--repeat N`` the game server and the bare one take turns N times, each turn's ratios (p99,
+CPU) printed; ``--ws direct,stock`` runs the game server under each WebSocket protocol in turn
+(ours, and uvicorn's own) and prints the server's CPU per action under each. The clients are
+``bench.wsclient``'s lean sockets, all in this process.
 """
 
 from __future__ import annotations
