@@ -650,13 +650,15 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"rooms": args.rooms, "clients_per_room": 4,
                            "database": args.database or "sqlite", "engine": args.engine,
                            "uno": uno, "runs": runs}
-    if bares:  # each turn's p99 against the bare server's in the same turn
+    if bares:  # each turn's p99 and CPU against the bare server's in the same turn
         out["bare"] = bares[-1]
         out["bare_runs"] = bares
         out["p50_ratio"] = uno["p50_ms"] / bares[-1]["p50_ms"]
         out["p99_ratio"] = uno["p99_ms"] / bares[-1]["p99_ms"]
-        out["p99_ratios"] = [r["p99_ms"] / b["p99_ms"]
-                             for r, b in zip(runs[protocols[0]], bares, strict=True)]
+        turns = list(zip(runs[protocols[0]], bares, strict=True))
+        out["p99_ratios"] = [r["p99_ms"] / b["p99_ms"] for r, b in turns]
+        out["cpu_ratios"] = [r["server_cpu_ms_per_action"] / b["server_cpu_ms_per_action"]
+                             for r, b in turns]
     if len(protocols) > 1:  # the others' CPU per action against the first's, run by run
         first = runs[protocols[0]]
         out["extra_cpu"] = {ws: [r["server_cpu_ms_per_action"] / f["server_cpu_ms_per_action"] - 1
@@ -722,15 +724,14 @@ def main() -> None:
                      f"{statistics.median(more):+.1%} (per run: "
                      f"{', '.join(f'{v:+.1%}' for v in more)})")
     if "p99_ratios" in out:
+        turns = list(zip(out["runs"][args.ws.split(",")[0]], out["bare_runs"], strict=True))
         lines.append(f"ratio uno/bare, last run: p50 x{out['p50_ratio']:.1f}, "
                      f"p99 x{out['p99_ratio']:.1f}; p99 per run (uno ms / bare ms): " + ", ".join(
-                         f"{r['p99_ms']:.1f}/{b['p99_ms']:.1f} x{r['p99_ms'] / b['p99_ms']:.1f}"
-                         for r, b in zip(out["runs"][args.ws.split(",")[0]], out["bare_runs"],
-                                         strict=True)))
+                         f"{r['p99_ms']:.1f}/{b['p99_ms']:.1f} x{ratio:.1f}"
+                         for (r, b), ratio in zip(turns, out["p99_ratios"], strict=True)))
         lines.append("CPU per action per run (uno ms / bare ms): " + ", ".join(
             f"{r['server_cpu_ms_per_action']:.3f}/{b['server_cpu_ms_per_action']:.3f} "
-            f"x{r['server_cpu_ms_per_action'] / b['server_cpu_ms_per_action']:.2f}"
-            for r, b in zip(out["runs"][args.ws.split(",")[0]], out["bare_runs"], strict=True)))
+            f"x{ratio:.2f}" for (r, b), ratio in zip(turns, out["cpu_ratios"], strict=True)))
     sys.stdout.write("\n".join(lines) + "\n")
 
 
