@@ -34,9 +34,12 @@ held per socket.
   every message until the app takes it (two calls into the event loop a message); here
   reading stops only once ``READ_AHEAD`` messages wait, which bounds what a socket buffers all
   the same.
-- A text frame is written as its two to ten header bytes and the text (a server does not mask,
-  and no extension is on): websockets' ``send_text`` built a ``Frame`` and a buffer for each,
-  six times the cost (README, issue 31). With an extension negotiated, websockets writes them.
+- A client's text frames are read here while each arrives whole (``frames.whole_text_frame``,
+  an eighth of websockets' parser's cost); the first bytes that are not (a control frame, a
+  fragment, a frame split between reads, anything wrong) go to websockets' parser, at a
+  frame's boundary, and it reads the socket from then on.
+- A text frame is written as its header and the text (``frames.add_text_frames``): websockets'
+  ``send_text`` cost six times more. With an extension negotiated, websockets writes them.
 
 ``python -m app`` serves with it; under any other server the extension is absent and
 ``app.api.sending`` sends frame by frame from a task.
@@ -46,7 +49,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import struct
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, cast
 
@@ -64,6 +66,7 @@ from websockets.server import ServerProtocol
 from app.config import get_settings
 from app.mailbox import Flag, Mailbox
 
+from .frames import add_text_frames, whole_text_frame
 from .keepalive import pings
 
 DIRECT = "uno.direct"
@@ -71,25 +74,6 @@ CLOSE_WAIT = 2.0  # seconds a closed socket's client has to answer before it is 
 CLOSED = -1  # what write_frames answers once the socket is closing: nothing was written
 READ_AHEAD = 8  # messages waiting for the app before the socket stops reading
 _LOCAL: dict[tuple[str, int | None], tuple[str, int | None]] = {}  # the addresses served
-_TEXT = 0x81  # FIN and the text opcode
-_LENGTH_16 = struct.Struct("!BBH")
-_LENGTH_64 = struct.Struct("!BBQ")
-
-
-def add_text_frames(out: list[bytes], texts: list[str]) -> None:
-    """Each text as an unmasked, unfragmented text frame (RFC 6455, 5.2), as a server sends it:
-    its header and its bytes added to ``out``, which the caller joins once (no call or copy
-    a frame: a move's frames are a tenth of its calls)."""
-    for text in texts:
-        data = text.encode()
-        size = len(data)
-        if size < 126:
-            out.append(bytes((_TEXT, size)))
-        elif size < 65536:
-            out.append(_LENGTH_16.pack(_TEXT, 126, size))
-        else:
-            out.append(_LENGTH_64.pack(_TEXT, 127, size))
-        out.append(data)
 
 
 class DirectWriter(Protocol):
@@ -151,7 +135,7 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         "initial_response", "last_ping_rtt", "logger", "loop", "pending_ping_payload",
         "ping_interval", "ping_sent_at", "ping_slot", "ping_timeout", "ping_timer", "pong_timer",
         "queue", "read_paused", "request", "response", "root_path", "scheme", "scope", "server",
-        "tasks", "transport", "writable",
+        "tasks", "transport", "whole_frames", "writable",
     )
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
@@ -167,6 +151,7 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         self.writable = cast(Any, Flag(is_set=True))
         self.ping_slot: int | None = None  # the tick of the next keepalive ping (``keepalive``)
         self.heard_at = 0.0  # the loop's time when the client last sent something
+        self.whole_frames = False  # frames read here, websockets' parser at a boundary
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -179,7 +164,7 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
         self.request = cast(Request, None)  # its headers are in the scope already
         if self.handshake_initiated and not self.close_sent:
             self.scope["extensions"][DIRECT] = cast(Any, self)  # ours: no dict around it
-            forget_the_request(self.conn)
+            self.whole_frames = forget_the_request(self.conn)
 
     def run_asgi(self) -> Coroutine[Any, Any, None]:
         """The app's own coroutine, which uvicorn's task then runs: what uvicorn's ``run_asgi``
@@ -219,7 +204,39 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def data_received(self, data: bytes) -> None:
         self.heard_at = self.loop.time()  # alive: no ping needed for another interval
-        super().data_received(data)
+        if self.whole_frames:
+            data = self._read_whole_frames(data)
+            if not data:
+                return
+        conn = self.conn
+        conn.receive_data(data)
+        if conn.parser_exc is not None:
+            # uvicorn dropped the messages read before the frame that broke the protocol;
+            # they reach the app first, as they do when they come in reads of their own.
+            if self.handshake_initiated:
+                self.handle_events()
+            self.handle_parser_exception()
+        elif conn.handshake_exc is not None and not self.handshake_initiated:
+            self.handle_handshake_exception()
+        else:
+            self.handle_events()
+
+    def _read_whole_frames(self, data: bytes) -> bytes:
+        """Hand over the whole text frames ``data`` begins with; what is left (none, or the
+        first bytes this does not read) goes to websockets' parser, which reads on."""
+        conn = self.conn
+        start = 0
+        while start < len(data):
+            frame = None
+            if not self.close_sent and conn.state is State.OPEN and not conn.extensions:
+                frame = whole_text_frame(data, start, conn.max_message_size)
+            if frame is None:
+                self.whole_frames = False  # websockets' parser from here on
+                return data[start:]
+            text, start = frame
+            self.curr_msg_data_type = "text"
+            self._deliver(text)
+        return b""
 
     # The keepalive pings, from the loop's one wheel rather than a timer handle per socket, and
     # only to a client silent for a whole interval.
@@ -308,8 +325,9 @@ class DirectWebSocketProtocol(WebSocketsSansIOProtocol):
             try:
                 message: dict[str, Any] = {"type": "websocket.receive", "text": data.decode()}
             except UnicodeDecodeError:
-                self.conn.send_close(1007)
-                self.handle_parser_exception()
+                if self.conn.state is State.OPEN:  # else a later frame failed it already
+                    self.conn.send_close(1007)
+                    self.handle_parser_exception()
                 return
         else:
             message = {"type": "websocket.receive", "bytes": data}
@@ -370,11 +388,13 @@ async def _wait(running: Awaitable[None]) -> None:
     await running
 
 
-def forget_the_request(conn: ServerProtocol) -> None:
+def forget_the_request(conn: ServerProtocol) -> bool:
     """websockets' server parser is a generator that read the handshake's request into a
     local and then parses frames for the socket's life, keeping the request and its headers
     (1.5 KB) alive: once nothing past the request is buffered it is waiting for a frame's
-    first byte, and a fresh frame parser takes its place."""
+    first byte, and a fresh frame parser takes its place; whether it did."""
     if not conn.reader.buffer and conn.parser_exc is None:
         conn.parser = SansIOProtocol.parse(conn)
         next(conn.parser)
+        return True
+    return False

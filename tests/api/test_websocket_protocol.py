@@ -6,20 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import logging
 import weakref
 from typing import Any, cast
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.client import ClientProtocol
-from websockets.frames import Frame, Opcode
+from websockets.frames import Close, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.uri import parse_uri
 
 from app.api import keepalive, websocket_protocol
+from app.api.frames import add_text_frames
 from app.api.websocket_protocol import (
     CLOSED,
     DIRECT,
@@ -27,7 +29,6 @@ from app.api.websocket_protocol import (
     DirectReader,
     DirectSocket,
     DirectWebSocketProtocol,
-    add_text_frames,
 )
 
 
@@ -493,4 +494,117 @@ async def test_sockets_that_connect_together_are_not_pinged_together(monkeypatch
     ticks = {round((at - started) / 0.01) for at in pinged_at}
     assert len(ticks) >= 6  # spread over half an interval (ten ticks), not all in one
     for _wire, _client, server, _writer in opened:
+        server.connection_lost(None)
+
+
+class ParserOnly(DirectWebSocketProtocol):
+    """Every frame read by websockets' parser, as before the protocol read whole frames."""
+
+    __slots__ = ()
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        self.whole_frames = False
+
+
+def _masked(frame: Frame) -> bytes:
+    return frame.serialize(mask=True, extensions=[])
+
+
+def _not_utf8(data: bytes) -> bool:
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+# What a client may send: messages (texts, binary, a fragmented text), pings and pongs, then
+# perhaps a frame that ends the socket: a close, or one that breaks the protocol (a text that is
+# not UTF-8, one past the 4096-byte limit or with a 64-bit length, a stray continuation, an
+# unmasked frame, a reserved bit set).
+_MESSAGE_BYTES = st.one_of(
+    st.text(max_size=200).map(lambda t: _masked(Frame(Opcode.TEXT, t.encode()))),
+    st.integers(4090, 4096).map(lambda n: _masked(Frame(Opcode.TEXT, b"x" * n))),
+    st.binary(max_size=30).map(lambda b: _masked(Frame(Opcode.BINARY, b))),
+    st.binary(max_size=20).map(lambda b: _masked(Frame(Opcode.PING, b))),
+    st.binary(max_size=20).map(lambda b: _masked(Frame(Opcode.PONG, b))),
+    st.just(_masked(Frame(Opcode.TEXT, b'{"a":', fin=False))
+            + _masked(Frame(Opcode.CONT, b"1}"))),
+)
+_LAST_BYTES = st.one_of(
+    st.just(b""),
+    st.just(_masked(Frame(Opcode.CLOSE, Close(1000, "bye").serialize()))),
+    st.binary(min_size=1, max_size=8).filter(_not_utf8).map(
+        lambda b: _masked(Frame(Opcode.TEXT, b))),
+    st.integers(4097, 4100).map(lambda n: _masked(Frame(Opcode.TEXT, b"x" * n))),
+    st.just(_masked(Frame(Opcode.TEXT, b"y" * 70_000))),
+    st.just(_masked(Frame(Opcode.CONT, b"stray"))),
+    st.just(Frame(Opcode.TEXT, b"unmasked").serialize(mask=False, extensions=[])),
+    st.just(bytes([0x81 | 0x40]) + _masked(Frame(Opcode.TEXT, b"rsv"))[1:]),
+)
+
+
+async def _what_the_app_gets(protocol: type[DirectWebSocketProtocol], reads: list[bytes]
+                             ) -> tuple[list[dict[str, Any]], bytes, bool]:
+    wire, _client, server, _writer = await accepted(forever, protocol)
+    for data in reads:
+        server.data_received(data)
+    messages = []
+    while server.ready():
+        messages.append(server.take_message())
+    server.connection_lost(None)
+    return messages, b"".join(wire.writes), wire.closing
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_MESSAGE_BYTES, max_size=8), _LAST_BYTES,
+       st.lists(st.integers(1, 5000), max_size=6))
+def test_frames_read_whole_are_read_as_websockets_parser_reads_them(
+        sent: list[bytes], last: bytes, cuts: list[int]) -> None:
+    # The protocol reads whole text frames itself: the app gets the same messages, and the
+    # client the same pongs and close, as when websockets' parser reads every frame, however
+    # the bytes are split between reads.
+    data = b"".join(sent) + last
+    bounds = sorted({0, len(data), *(cut for cut in cuts if cut < len(data))})
+    reads = [data[a:b] for a, b in itertools.pairwise(bounds)]
+    fast = asyncio.run(_what_the_app_gets(DirectWebSocketProtocol, reads))
+    slow = asyncio.run(_what_the_app_gets(ParserOnly, reads))
+    assert fast == slow
+
+
+async def test_a_clients_text_frames_are_read_without_websockets_parser() -> None:
+    # A move's frame arrives whole: it is read here, and websockets' parser is not resumed.
+    wire, client, server, _writer = await accepted(forever)
+    parsed: list[bytes] = []
+    receive_data = server.conn.receive_data
+
+    def parse(data: bytes | bytearray) -> None:
+        parsed.append(bytes(data))
+        receive_data(data)
+
+    server.conn.receive_data = parse  # type: ignore[method-assign]
+    client.send_text(b'{"type":"play"}')
+    client.send_text("é".encode() * 100)
+    server.data_received(b"".join(client.data_to_send()))
+    assert server.whole_frames and parsed == []
+    assert [server.take_message()["text"] for _ in range(2)] == ['{"type":"play"}', "é" * 100]
+    client.send_ping(b"?")  # a control frame: websockets' parser reads on from here
+    server.data_received(b"".join(client.data_to_send()))
+    assert not server.whole_frames and frames_of(client, wire.writes[-1])[0].opcode is Opcode.PONG
+    client.send_text(b"after")
+    server.data_received(b"".join(client.data_to_send()))
+    assert server.take_message()["text"] == "after" and len(parsed) == 2
+    server.connection_lost(None)
+
+
+async def test_a_message_read_along_with_a_frame_that_breaks_the_protocol_reaches_the_app() -> None:
+    # uvicorn dropped every message of a read in which a later frame broke the protocol: the
+    # same messages reached the app or not depending on how the network split the bytes.
+    for protocol in (DirectWebSocketProtocol, ParserOnly):
+        wire, _client, server, _writer = await accepted(forever, protocol)
+        server.data_received(_masked(Frame(Opcode.TEXT, b"kept"))
+                             + _masked(Frame(Opcode.TEXT, b"x" * 5000)))
+        assert server.take_message() == {"type": "websocket.receive", "text": "kept"}
+        assert server.take_message()["code"] == 1009 and wire.closing
         server.connection_lost(None)
