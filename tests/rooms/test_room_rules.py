@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from app.engine import Event, Game, preset
+from app.engine import Event, Game, InvalidRules, preset
 from app.engine.commands import Chat
 from app.rooms import bots, chat, host, idle, seating
 from app.rooms.commands import AddBot, Back, ChangeRules, Kick
@@ -155,6 +155,22 @@ def test_rooms_of_the_same_rules_share_them_and_a_change_in_one_leaves_the_other
     changed = host.change_rules(one, HOST, ChangeRules(rules={"target": 50}), CTX).state
     assert changed is not None and changed.meta.rules["target"] == 50
     assert two.meta == before and two.meta.rules["target"] == 200
+
+
+def test_every_deal_plays_the_rules_the_room_has_then() -> None:
+    # A rule set is built once for each distinct dict of rules (host.room_rules), never for a
+    # room: a change is dealt at once, and rules that do not hold are refused at every deal.
+    state = lobby("Ann", "Bob")
+    first = host.plan_match(state, fresh_seed=1, now=0).game.state.rules
+    assert host.plan_match(lobby("Cid", "Dee"), fresh_seed=2, now=0).game.state.rules is first
+    changed = host.change_rules(state, HOST, ChangeRules(rules={"target": 50}), CTX).state
+    assert changed is not None
+    assert host.plan_match(changed, fresh_seed=1, now=0).game.state.rules.target == 50
+    assert host.plan_match(state, fresh_seed=1, now=0).game.state.rules.target == first.target
+    broken = lobby("Ann", "Bob", rules={**RULES, "target": -1})
+    for _ in range(2):
+        with pytest.raises(InvalidRules):
+            host.plan_match(broken, fresh_seed=1, now=0)
 
 
 def test_rules_change_between_matches_only() -> None:
