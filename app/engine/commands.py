@@ -177,6 +177,10 @@ _SIMPLE: dict[str, Command] = {
     "next_round": NextRound(),
     "timeout": Timeout(),
 }
+# Each field-less command's wire name by its class: an instance equals another of its class,
+# and comparing them ran the dataclass's interpreted ``__eq__`` (compiled engine or not), for
+# the Draw in nearly every seat's legal moves.
+_SIMPLE_NAMES: dict[type, str] = {type(command): name for name, command in _SIMPLE.items()}
 
 
 def command_to_wire(command: Command) -> dict[str, Any]:
@@ -200,7 +204,7 @@ def command_to_wire(command: Command) -> dict[str, Any]:
         return {"type": "give", "card": card_text(command.card)}
     if isinstance(command, Chat):
         return {"type": "chat", "text": command.text}
-    for name, simple in _SIMPLE.items():
-        if simple == command:
-            return {"type": name}
-    raise BadCommand(f"cannot encode {command!r}")
+    name = _SIMPLE_NAMES.get(type(command))
+    if name is None:
+        raise BadCommand(f"cannot encode {command!r}")
+    return {"type": name}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.engine import EngineError, Game, parse_command, preset
+from app.engine import BadCommand, EngineError, Game, command_to_wire, parse_command, preset
 from app.engine.bots import choose_command
 from app.engine.commands import Timeout
 from app.engine.legal import playable_cards
@@ -140,3 +140,23 @@ def test_game_playable_is_legal_playable_cards_for_every_seat_at_every_step(name
                 game.apply(seat, command, game.state.now_ms + rng.choice((0, 100, 40000)))
             except EngineError:
                 continue
+
+
+FIELDLESS = ("draw", "pass", "keep", "uno", "challenge", "accept", "slap", "next_round", "timeout")
+WITH_FIELDS = (
+    {"type": "play", "card": "W", "color": "R", "uno": True},
+    {"type": "play", "card": "R7", "target": 2},
+    {"type": "catch", "target": 1},
+    {"type": "choose_color", "color": "G"},
+    {"type": "give", "card": "B3"},
+)
+
+
+@pytest.mark.parametrize("message", [{"type": kind} for kind in FIELDLESS] + list(WITH_FIELDS))
+def test_every_command_is_written_as_the_message_it_was_read_from(message: dict[str, Any]) -> None:
+    assert command_to_wire(parse_command(message)) == message
+
+
+def test_an_object_that_is_no_command_is_not_written() -> None:
+    with pytest.raises(BadCommand):
+        command_to_wire(object())  # type: ignore[arg-type]
