@@ -4,6 +4,7 @@ window (all its threads, idle ones left out), each sample put in the first stage
 reaches from the leaf up; the worker's CPU per action split by the stages' shares.
 
     .venv/bin/python -m bench.stages [--rooms 500] [--seconds 30] [--engine compiled|sources]
+                                     [--native | --nonblocking]
 
 Needs py-spy (a dev dependency). Shares are of samples, so a stage's milliseconds are an
 estimate; the total is the measured CPU per action.
@@ -96,9 +97,12 @@ async def profile(args: argparse.Namespace) -> tuple[float, dict[str, float], fl
             process = await asyncio.create_subprocess_exec(
                 spy, "record", "--pid", str(server.pid), "--duration",
                 str(int(args.seconds - 4)), "--format", "raw",
-                # --native pauses the worker for each sample (py-spy refuses it otherwise),
-                # which lands samples in system calls more often than their share of the time
-                *(["--native"] if args.native else ["--nonblocking"]), "-o", str(raw),
+                # py-spy pauses the worker for each sample unless --nonblocking: read without a
+                # pause, a coroutine's frames were mostly lost on Python 3.11 (two thirds of a
+                # table start's samples ended in ``Runner.run``, against a seventh paused).
+                # --native lands samples in system calls more often than their share of the time
+                *(["--native"] if args.native else []),
+                *(["--nonblocking"] if args.nonblocking else []), "-o", str(raw),
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.DEVNULL)
             await process.wait()
@@ -118,8 +122,11 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--engine", choices=("compiled", "sources"), default="compiled")
-    parser.add_argument("--native", action="store_true",
-                        help="py-spy's --native: C frames too (uvloop, the compiled engine)")
+    sampling = parser.add_mutually_exclusive_group()
+    sampling.add_argument("--native", action="store_true",
+                          help="py-spy's --native: C frames too (uvloop, the compiled engine)")
+    sampling.add_argument("--nonblocking", action="store_true",
+                          help="py-spy's --nonblocking: no pause (coroutines' frames lost)")
     parser.add_argument("--shares-of", type=Path, metavar="RAW",
                         help="only the shares of an earlier run's samples (no load)")
     args = parser.parse_args()
