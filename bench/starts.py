@@ -6,6 +6,7 @@ long: pings, timers) and the starts' latency, from sending to the last of the ro
 sockets having its first event.
 
     .venv/bin/python -m bench.starts [--rooms 1500] [--spread 3] [--repeat 1] [--profile RAW]
+                                     [--engine compiled|sources]
 
 bench/server.py's start-up burst is these starts with the started tables' moves on top: this
 is the part of it that a change of a start's path moves. ``--profile`` samples the worker with
@@ -52,10 +53,11 @@ async def start_table(table: BenchRoom, spread: float) -> None:
         await table.done.wait()
 
 
-async def one_run(rooms: int, spread: float, profile: Path | None) -> dict[str, float]:
+async def one_run(rooms: int, spread: float, profile: Path | None = None,
+                  engine: str = "compiled") -> dict[str, float]:
     port = free_port()
     folder = Path(tempfile.mkdtemp(prefix="uno-starts-"))
-    server = start_process(game_command("app", port), game_env(folder, "compiled"))
+    server = start_process(game_command("app", port), game_env(folder, engine))
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", server)
         made = await uno_rooms(f"http://127.0.0.1:{port}", rooms)
@@ -105,11 +107,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--profile", type=Path, metavar="RAW",
                         help="py-spy's samples of the worker through the starts, to this file")
+    parser.add_argument("--engine", choices=("compiled", "sources"), default="compiled")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     raise_fd_limit()
     for _ in range(args.repeat):
-        run = asyncio.run(one_run(args.rooms, args.spread, args.profile))
+        run = asyncio.run(one_run(args.rooms, args.spread, args.profile, args.engine))
         if args.json:
             print(json.dumps(run))
             continue
