@@ -43,13 +43,14 @@ from bench.server import (
     Move,
     Seat,
     close_all,
-    connect_seat,
+    connect_tables,
     cpu_seconds,
     drive_tables,
     inside_lines,
     quantile_ms,
     raise_fd_limit,
     scrape,
+    seat_url,
     stop,
     tail_bursts,
     tail_line,
@@ -75,14 +76,11 @@ async def spread_load(workers: list[Worker], rooms: list[OwnedRoom],
     for code, tokens, owner in rooms:
         tables.append(BenchRoom(code, tokens, results))
         tables[-1].deliveries = deliveries[owner]
-    seats = [s for t in tables for s in t.seats]
 
     def url(seat: Seat) -> str:
-        base = workers[seat.seat % len(workers)].ws
-        return f"{base}/ws/rooms/{seat.room.code}?token={seat.room.tokens[seat.seat]}"
+        return seat_url(workers[seat.seat % len(workers)].ws, seat)
 
-    for start in range(0, len(seats), 100):
-        await asyncio.gather(*(connect_seat(s, url(s)) for s in seats[start:start + 100]))
+    await connect_tables(tables, url)
     await asyncio.sleep(1)
     cpu_at_start: list[float] = []
     before: list[dict[str, float]] = []

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import signal
 import sys
@@ -28,11 +29,12 @@ from bench.server import (
     BenchRoom,
     Move,
     close_all,
-    connect_seat,
+    connect_tables,
     drive_tables,
     engine_env,
     free_port,
     rss_mb,
+    seat_url,
     start_process,
     stop,
     uno_rooms,
@@ -46,10 +48,7 @@ async def playing(url: str, ws: str, count: int, seconds: float) -> list[BenchRo
     results: list[Move] = []
     rooms = await uno_rooms(url, count)
     tables = [BenchRoom(code, tokens, results) for code, tokens in rooms]
-    for start in range(0, len(tables), 25):
-        batch = [s for t in tables[start:start + 25] for s in t.seats]
-        await asyncio.gather(*(connect_seat(s, f"{ws}/ws/rooms/{s.room.code}?token="
-                                            f"{s.room.tokens[s.seat]}") for s in batch))
+    await connect_tables(tables, functools.partial(seat_url, ws))
 
     async def nothing() -> None:
         return None

@@ -256,19 +256,24 @@ class BenchRoom:
             if move is None:
                 continue
             actor, message = move
-            self.actor = actor.seat
-            self.got.clear()
-            self.done.clear()
-            self.target = actor.last_seq + 1
-            self.sent_at = time.perf_counter()
             try:
-                opened(actor).send(json.dumps(message))
+                self.send_move(actor, message)
             except ConnectionClosedError:
                 return  # counted as a lost socket in the figures
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(5):
                     await self.done.wait()
             self.target = None
+
+    def send_move(self, actor: Seat, message: dict[str, Any]) -> None:
+        """Send ``actor``'s move, timed until all the room's sockets have its first event
+        (``done`` is set then)."""
+        self.actor = actor.seat
+        self.got.clear()
+        self.done.clear()
+        self.target = actor.last_seq + 1
+        self.sent_at = time.perf_counter()
+        opened(actor).send(json.dumps(message))
 
 
 def opened(seat: Seat) -> LeanSocket:
@@ -278,6 +283,19 @@ def opened(seat: Seat) -> LeanSocket:
 
 async def connect_seat(seat: Seat, url: str) -> None:
     seat.ws = await connect(url, seat.on_frame)
+
+
+def seat_url(ws_base: str, seat: Seat) -> str:
+    """``seat``'s socket on the game server at ``ws_base``, with its token."""
+    room = seat.room
+    return f"{ws_base}/ws/rooms/{room.code}?token={room.tokens[seat.seat]}"
+
+
+async def connect_tables(tables: list[BenchRoom], url: Callable[[Seat], str]) -> None:
+    """Every seat of ``tables`` connected to ``url(seat)``, 25 tables at a time."""
+    for start in range(0, len(tables), 25):
+        batch = [s for t in tables[start:start + 25] for s in t.seats]
+        await asyncio.gather(*(connect_seat(s, url(s)) for s in batch))
 
 
 def close_all(tables: list[BenchRoom]) -> None:
@@ -352,13 +370,9 @@ async def run_load(ws_base: str, rooms: list[tuple[str, list[str]]], seconds: fl
     tables = [BenchRoom(code, tokens, results, warmup) for code, tokens in rooms]
 
     def url(seat: Seat) -> str:
-        room = seat.room
-        return (f"{ws_base}/{room.code}" if bare
-                else f"{ws_base}/ws/rooms/{room.code}?token={room.tokens[seat.seat]}")
+        return f"{ws_base}/{seat.room.code}" if bare else seat_url(ws_base, seat)
 
-    for start in range(0, len(tables), 25):
-        batch = [s for t in tables[start:start + 25] for s in t.seats]
-        await asyncio.gather(*(connect_seat(s, url(s)) for s in batch))
+    await connect_tables(tables, url)
     if bare:
         for table in tables:
             table.phase, table.next_move = "playing", _bare_move(table)  # type: ignore[method-assign]

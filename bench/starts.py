@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import random
 import shutil
@@ -27,13 +28,14 @@ from pathlib import Path
 
 from bench.server import (
     BenchRoom,
-    connect_seat,
+    close_all,
+    connect_tables,
     free_port,
     game_command,
     game_env,
-    opened,
     quantile_ms,
     raise_fd_limit,
+    seat_url,
     start_process,
     stop,
     uno_rooms,
@@ -46,9 +48,7 @@ IDLE_SECONDS = 2.0
 
 async def start_table(table: BenchRoom, spread: float) -> None:
     await asyncio.sleep(random.random() * spread)
-    table.target = table.seats[0].last_seq + 1
-    table.sent_at = time.perf_counter()
-    opened(table.seats[0]).send(json.dumps({"type": "start"}))
+    table.send_move(table.seats[0], {"type": "start"})
     async with asyncio.timeout(60):
         await table.done.wait()
 
@@ -63,12 +63,7 @@ async def one_run(rooms: int, spread: float, profile: Path | None = None,
         made = await uno_rooms(f"http://127.0.0.1:{port}", rooms)
         starts: list[tuple[float, float]] = []
         tables = [BenchRoom(code, tokens, starts) for code, tokens in made]
-        seats = [seat for table in tables for seat in table.seats]
-        for first in range(0, len(seats), 100):
-            await asyncio.gather(*(
-                connect_seat(seat, f"ws://127.0.0.1:{port}/ws/rooms/{seat.room.code}"
-                                   f"?token={seat.room.tokens[seat.seat]}")
-                for seat in seats[first:first + 100]))
+        await connect_tables(tables, functools.partial(seat_url, f"ws://127.0.0.1:{port}"))
         await asyncio.sleep(1.0)
         idle_from = sum(user_and_system(server.pid))
         await asyncio.sleep(IDLE_SECONDS)
@@ -87,8 +82,7 @@ async def one_run(rooms: int, spread: float, profile: Path | None = None,
         elapsed = time.perf_counter() - began
         if spy is not None:
             await spy.wait()
-        for seat in seats:
-            opened(seat).close()
+        close_all(tables)
     finally:
         stop(server)
     ordered = sorted(latency for _, latency in starts)
