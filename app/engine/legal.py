@@ -58,13 +58,17 @@ def _answers_and_jump_ins(state: GameState, seat: int, hand: list[Card]) -> list
     """Out of an ordinary turn: a drawn card, answers to a pending draw, a jump-in."""
     pending = state.pending
     rules = state.rules
+    top = state.discard[-1]
+    if pending is None:  # another's plain turn (three seats of four at every commit)
+        if top not in hand or not can_jump_in(state, seat, top):
+            return []
+        return [top] if rules.plain_play else _finish_allowed(rules, hand, [top])
     cards: set[Card] = set()
     if pending is not None and pending.seat == seat:
         if pending.kind == PLAY_DRAWN:
             cards.add(pending.card)
         elif pending.kind == STACK:
             cards.update(c for c in hand if stack_answer(state, pending, c))
-    top = state.discard[-1]
     if top in hand and can_jump_in(state, seat, top):
         cards.add(top)
     kinds = sorted(cards)
@@ -151,7 +155,7 @@ def _other_commands(state: GameState, seat: int) -> list[Command]:
             out.extend(ChooseColor(c) for c in COLORS)
     if may_call_uno(state, seat):
         out.append(CallUno())
-    if state.rules.catches and seat not in state.eliminated:
+    if state.rules.catches and state.catchable and seat not in state.eliminated:
         now = state.now_ms
         out.extend(
             Catch(t)

@@ -13,6 +13,8 @@ from app.engine.bots import choose_command
 from app.engine.commands import Timeout
 from app.engine.legal import playable_cards
 from app.engine.rules import PRESETS
+from app.engine.state import PLAY_DRAWN, STACK
+from app.engine.turns import can_jump_in, finish_barred, stack_answer
 
 from .helpers import act, rigged
 
@@ -160,3 +162,53 @@ def test_every_command_is_written_as_the_message_it_was_read_from(message: dict[
 def test_an_object_that_is_no_command_is_not_written() -> None:
     with pytest.raises(BadCommand):
         command_to_wire(object())  # type: ignore[arg-type]
+
+
+def _answers_and_jump_ins_in_general(state: Any, seat: int) -> list[int]:
+    """The cards ``playable_cards`` lists out of a seat's plain turn, by the general rule (the
+    drawn card, a stack's answers, the jump-in card, then H-FINISH): the engine answers
+    another's plain turn by a shorter way, which must list the same."""
+    pending = state.pending
+    hand = state.hands[seat]
+    cards: set[int] = set()
+    if pending is not None and pending.seat == seat:
+        if pending.kind == PLAY_DRAWN:
+            cards.add(pending.card)
+        elif pending.kind == STACK:
+            cards.update(c for c in hand if stack_answer(state, pending, c))
+    top = state.discard[-1]
+    if top in hand and can_jump_in(state, seat, top):
+        cards.add(top)
+    return [c for c in sorted(cards) if not finish_barred(state.rules, hand, c)]
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_out_of_turn_cards_are_the_general_rules_for_every_seat_at_every_step(name: str) -> None:
+    for g in range(4):
+        players = 4 if name == "teams" else 2 + g % 3
+        rng = random.Random(100 + g)
+        rules = {"deck": "modern", "jump_in": True} if name != "teams" else {"deck": "modern"}
+        game, _ = Game.start(players, preset(name, rules), seed=g)
+        for _ in range(250):
+            if game.phase != "playing":
+                break
+            state = game.state
+            for seat in range(players):
+                if state.slap is None and (state.pending is not None or state.turn != seat):
+                    assert playable_cards(state, seat) == _answers_and_jump_ins_in_general(
+                        state, seat)
+            seat = rng.choice(game.waiting_on() or [0])
+            command = choose_command(game, seat, rng) or Timeout()
+            try:
+                game.apply(seat, command, game.state.now_ms + rng.choice((0, 100, 40000)))
+            except EngineError:
+                continue
+
+
+@pytest.mark.parametrize("no_wild_finish", [False, True])
+def test_o_legal_h_finish_bars_a_jump_in_with_the_last_card(no_wild_finish: bool) -> None:
+    game, _ = rigged([["W", "G1"], ["B1", "B2", "B3"], ["W"]], "R5", jump_in=True,
+                     no_wild_finish=no_wild_finish)
+    act(game, 0, "play", card="W", color="G")
+    plays = [m for m in game.legal_wire(2) if m["type"] == "play"]
+    assert plays == ([] if no_wild_finish else [{"type": "play", "card": "W"}])
