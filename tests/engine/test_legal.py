@@ -4,6 +4,7 @@ it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -127,15 +128,22 @@ def test_o_legal_h_handlimit_pass_instead_of_draw() -> None:
 def test_game_playable_is_legal_playable_cards_for_every_seat_at_every_step(name: str) -> None:
     """``Game.playable`` answers a plain turn itself (a call less on the hot path): the same
     cards as ``legal.playable_cards``, which answers every other case."""
+    for game, players in _every_step(name, {}, 0):
+        for seat in range(players):
+            assert game.playable(seat) == playable_cards(game.state, seat)
+
+
+def _every_step(name: str, rules: dict[str, Any], seeds: int) -> Iterator[tuple[Game, int]]:
+    """Four games of preset ``name`` (2, 3, 4 and 2 players; teams 4), each at every step of up
+    to 250 random commands (a bot's choice, at random moments) while its round is played."""
     for g in range(4):
         players = 4 if name == "teams" else 2 + g % 3
-        rng = random.Random(g)
-        game, _ = Game.start(players, preset(name, {"deck": "modern"}), seed=g)
+        rng = random.Random(seeds + g)
+        game, _ = Game.start(players, preset(name, {"deck": "modern", **rules}), seed=g)
         for _ in range(250):
             if game.phase != "playing":
                 break
-            for seat in range(players):
-                assert game.playable(seat) == playable_cards(game.state, seat)
+            yield game, players
             seat = rng.choice(game.waiting_on() or [0])
             command = choose_command(game, seat, rng) or Timeout()
             try:
@@ -184,25 +192,11 @@ def _answers_and_jump_ins_in_general(state: Any, seat: int) -> list[int]:
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_out_of_turn_cards_are_the_general_rules_for_every_seat_at_every_step(name: str) -> None:
-    for g in range(4):
-        players = 4 if name == "teams" else 2 + g % 3
-        rng = random.Random(100 + g)
-        rules = {"deck": "modern", "jump_in": True} if name != "teams" else {"deck": "modern"}
-        game, _ = Game.start(players, preset(name, rules), seed=g)
-        for _ in range(250):
-            if game.phase != "playing":
-                break
-            state = game.state
-            for seat in range(players):
-                if state.slap is None and (state.pending is not None or state.turn != seat):
-                    assert playable_cards(state, seat) == _answers_and_jump_ins_in_general(
-                        state, seat)
-            seat = rng.choice(game.waiting_on() or [0])
-            command = choose_command(game, seat, rng) or Timeout()
-            try:
-                game.apply(seat, command, game.state.now_ms + rng.choice((0, 100, 40000)))
-            except EngineError:
-                continue
+    for game, players in _every_step(name, {} if name == "teams" else {"jump_in": True}, 100):
+        state = game.state
+        for seat in range(players):
+            if state.slap is None and (state.pending is not None or state.turn != seat):
+                assert playable_cards(state, seat) == _answers_and_jump_ins_in_general(state, seat)
 
 
 @pytest.mark.parametrize("no_wild_finish", [False, True])
