@@ -11,7 +11,10 @@ frames a socket is handed at once, each turn of the event loop's in one system c
 (app/api/http_protocol.py). Options given here come after these, so they win.
 
 On SIGTERM the worker drains before uvicorn's shutdown closes its sockets (app/draining.py):
-``/readyz`` answers 503 at once, and its rooms are handed to live workers first.
+``/readyz`` answers 503 at once, and its rooms are handed to live workers first. The drain, and
+then the requests still in flight, each get ``UNO_STOP_SECONDS`` at most: a room not handed
+over by then is taken over on demand, as after a crash (nothing it accepted is lost: every
+move is stored before it is published), and a request still being sent is cut off.
 """
 
 from __future__ import annotations
@@ -39,13 +42,14 @@ class DrainingServer(Server):
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         if DRAIN.draining:
-            await DRAIN.run()
+            await DRAIN.run(within=get_settings().stop_seconds)
         await super().shutdown(sockets)
 
 SERVE = ["app.main:app", "--http", "app.api.http_protocol:UpgradingHttpProtocol",
          "--ws", "app.api.websocket_protocol:DirectWebSocketProtocol",
          "--ws-per-message-deflate", "false", "--no-proxy-headers",
-         "--ws-max-size", str(get_settings().max_frame_bytes)]
+         "--ws-max-size", str(get_settings().max_frame_bytes),
+         "--timeout-graceful-shutdown", str(get_settings().stop_seconds)]
 
 if __name__ == "__main__":
     # The server the CLI starts (``uvicorn.main`` the module: the package's name is its command).

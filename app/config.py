@@ -42,6 +42,10 @@ class Settings(BaseSettings):
     away_grace_seconds: float = 5.0
     bot_delay_ms: tuple[int, int] = (700, 1600)  # a bot "thinks" this long before acting
     snapshot_every: int = 100  # records between engine snapshots
+    # A worker told to stop (SIGTERM) gives its drain at most this long, then the requests
+    # and sockets still open as long again (uvicorn's graceful shutdown): a client that sends
+    # half a request and then nothing must not hold a deploy up (app/__main__.py).
+    stop_seconds: int = 10
     # SQLite: while other rooms' moves keep coming, a batch of the room log waits this long for
     # more before it is written (fewer transactions: less CPU per move, 1-2 ms more latency;
     # app/store/group_commit.py). 0: every batch at once.

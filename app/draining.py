@@ -5,6 +5,7 @@ only then do uvicorn's own shutdown and the app's lifespan run (app/__main__.py)
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -30,14 +31,20 @@ class Drain:
         self._steps.append(step)
         return lambda: self._steps.remove(step) if step in self._steps else None
 
-    async def run(self) -> None:
+    async def run(self, within: float) -> None:
+        """Run the steps, for ``within`` seconds at most: a deploy waits for nothing longer,
+        and what is not handed over by then is taken over on demand (leases lapse)."""
         self.begin()
         started = time.monotonic()
-        for step in list(self._steps):
-            try:
-                await step()
-            except Exception:  # what is not handed over is taken over: leases lapse
-                log.exception("a drain step failed")
+        try:
+            async with asyncio.timeout(within):
+                for step in list(self._steps):
+                    try:
+                        await step()
+                    except Exception:  # what is not handed over is taken over: leases lapse
+                        log.exception("a drain step failed")
+        except TimeoutError:
+            log.error("the drain took over %.0f s: the rest is taken over on demand", within)
         log.info("drained in %.2f s", time.monotonic() - started)
 
 

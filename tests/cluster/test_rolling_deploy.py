@@ -7,6 +7,7 @@ gap any table saw."""
 
 from __future__ import annotations
 
+import subprocess
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -58,7 +59,12 @@ async def test_a_rolling_deploy_under_load_loses_no_move_and_every_client_is_bac
                 assert time.monotonic() < deadline, "/readyz still 200 after SIGTERM"
                 time.sleep(0.01)
             said = time.monotonic() - began
-            process.wait(30)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:  # what it was doing, for whoever looks
+                process.kill()
+                raise AssertionError(f"w{index} still running 30 s after SIGTERM:\n"
+                                     f"{worker.log()}") from None
             gone = time.monotonic() - began
             worker.process = None
             if index == len(cluster.workers) - 1:  # the newest build writes a newer format
