@@ -61,6 +61,7 @@ class Settings(BaseSettings):
     # workers each worker counts its own sockets and rooms.
     max_frame_bytes: int = 4096  # a larger WebSocket frame closes the socket (1009) unread
     max_body_bytes: int = 16384  # a larger HTTP body is refused (413)
+    request_seconds: float = 20.0  # an HTTP request not whole this long after it began: 408
     player_rate: int = 100  # messages per ``rate_window_seconds``, one socket
     spectator_rate: int = 50
     # Messages per ``rate_window_seconds`` over all sockets of one person (their token), or of
