@@ -64,7 +64,7 @@ def _answers_and_jump_ins(state: GameState, seat: int, hand: list[Card]) -> list
             return []
         return [top] if rules.plain_play else _finish_allowed(rules, hand, [top])
     cards: set[Card] = set()
-    if pending is not None and pending.seat == seat:
+    if pending.seat == seat:
         if pending.kind == PLAY_DRAWN:
             cards.add(pending.card)
         elif pending.kind == STACK:
