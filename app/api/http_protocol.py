@@ -66,6 +66,7 @@ class UpgradingHttpProtocol(HttpToolsProtocol):
         self._request_timer = None
         if self.transport.is_closing():
             return
-        if self.cycle is None or not self.cycle.response_started:
-            self.transport.write(_TIMED_OUT)
+        cycle = self.cycle  # the request's, or (its headers not whole yet) the one before it
+        if cycle is None or not cycle.response_started or cycle.response_complete:
+            self.transport.write(_TIMED_OUT)  # not in the middle of another answer's bytes
         self.transport.close()

@@ -1,6 +1,7 @@
 """A request has ``UNO_REQUEST_SECONDS`` to arrive whole (headers and body), counted from the
-connection or from the end of the answer before it: past that the connection is answered 408 and
-closed, so a stranger cannot hold connections by sending nothing, or half a request."""
+connection, or on a kept-alive connection from the request's first byte: past that the connection
+is answered 408 and closed, so a stranger cannot hold connections by sending nothing, or half a
+request."""
 
 from __future__ import annotations
 
@@ -56,11 +57,39 @@ def test_a_request_that_does_not_arrive_whole_in_time_is_answered_408_and_closed
     assert SECONDS * 0.8 < took < SECONDS + 3
 
 
+HEALTH = b"GET /healthz HTTP/1.1\r\nHost: uno\r\n\r\n"
+
+
 def test_a_kept_alive_connection_gets_a_new_clock_for_each_request(server: ServerProcess) -> None:
-    with httpx.Client(base_url=server.http_url) as http:
-        for _ in range(3):  # the same connection, past the first request's time
-            assert http.get("/healthz").status_code == 200
+    with socket.create_connection(("127.0.0.1", server.port)) as client:
+        client.settimeout(SECONDS + 10)
+        for _ in range(3):  # one connection, open well past one request's time
+            client.sendall(HEALTH)
+            assert _response(client).startswith(b"HTTP/1.1 200 ")
             time.sleep(SECONDS * 0.7)
+        client.sendall(HEALTH[:20])  # and a later request that stalls has its own clock
+        began = time.monotonic()
+        assert _response(client).startswith(b"HTTP/1.1 408 ")
+        assert SECONDS * 0.8 < time.monotonic() - began < SECONDS + 3
+
+
+def _response(client: socket.socket) -> bytes:
+    """One whole response (its headers and its Content-Length of body) read from ``client``."""
+    received = b""
+    while b"\r\n\r\n" not in received:
+        received += _more(client, received)
+    head, _, body = received.partition(b"\r\n\r\n")
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:")))
+    while len(body) < length:
+        body += _more(client, received + body)
+    return received
+
+
+def _more(client: socket.socket, so_far: bytes) -> bytes:
+    chunk = client.recv(4096)
+    assert chunk, f"the server closed the connection after {so_far!r}"
+    return chunk
 
 
 async def test_a_websocket_is_not_timed_as_a_request(server: ServerProcess) -> None:

@@ -14,7 +14,7 @@ from app.engine.bots import choose_command
 from app.engine.commands import Timeout
 from app.engine.legal import playable_cards
 from app.engine.rules import PRESETS
-from app.engine.state import PLAY_DRAWN, STACK
+from app.engine.state import PLAY_DRAWN, STACK, GameState
 from app.engine.turns import can_jump_in, finish_barred, stack_answer
 
 from .helpers import act, rigged
@@ -172,7 +172,7 @@ def test_an_object_that_is_no_command_is_not_written() -> None:
         command_to_wire(object())  # type: ignore[arg-type]
 
 
-def _answers_and_jump_ins_in_general(state: Any, seat: int) -> list[int]:
+def _answers_and_jump_ins_in_general(state: GameState, seat: int) -> list[int]:
     """The cards ``playable_cards`` lists out of a seat's plain turn, by the general rule (the
     drawn card, a stack's answers, the jump-in card, then H-FINISH): the engine answers
     another's plain turn by a shorter way, which must list the same."""
